@@ -1,0 +1,5 @@
+"""Clustering estimators built on the sum-of-minimum engine."""
+
+from ._sum_of_min_kmeans import SumOfMinKMeans
+
+__all__ = ["SumOfMinKMeans"]

@@ -1,0 +1,404 @@
+"""Generalized k-means as a sum-of-minimum problem."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    ClusterMixin,
+    TransformerMixin,
+)
+from sklearn.utils.validation import check_is_fitted
+
+from ..optim._sum_of_min import LOSSES, _assign, _run_sum_of_minimum
+from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
+from ..utils._validation import check_sample_weight
+
+
+class SumOfMinKMeans(
+    ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator
+):
+    """Generalized k-means by sum-of-minimum optimization.
+
+    Finds centers :math:`x_1, \\dots, x_k` minimizing the sum-of-minimum
+    objective of Ding, Chen, Wang and Yin (eq. 1.1) with per-sample losses
+    :math:`f_i(x) = d(x, y_i)`, a Bregman divergence with the center first:
+
+    .. math::
+
+        F(x_1, \\dots, x_k) = \\frac{1}{\\sum_i w_i} \\sum_{i=1}^N w_i
+        \\min_{1 \\le j \\le k} d(x_j, y_i),
+
+    with :math:`d(x, y) = \\frac{1}{2}\\|x - y\\|^2` (k-means) or the
+    generalized Kullback-Leibler divergence. The centers are seeded by the
+    generalized k-means++ (Algorithms 1 and 4) and refined by a generalized
+    Lloyd algorithm: exact group minimization, gradient steps (Algorithm 2) or
+    momentum with controlled reclassification (Algorithm 3).
+
+    Read more in the :ref:`User Guide <sum_of_min>`.
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+        Number of clusters :math:`k`.
+
+    loss : {'squared_euclidean', 'kl'}, default='squared_euclidean'
+        The divergence :math:`d(x, y)`. 'squared_euclidean' is
+        :math:`\\frac{1}{2}\\|x - y\\|^2`, whose group minimizer is the mean:
+        with ``solver='exact'`` this is Lloyd's k-means. 'kl' is
+        :math:`\\sum_l x_l \\log(x_l / y_l) - x_l + y_l` for non-negative data;
+        its group minimizer is the coordinate-wise geometric mean, and it
+        supports ``solver='exact'`` with ``init_score='gap'`` only (its
+        gradient is not Lipschitz).
+
+    init : {'k-means++', 'uniform', 'random'}, callable or array-like of \
+            shape (n_clusters, n_features), default='k-means++'
+        'k-means++' is the generalized k-means++ seeding (Algorithm 1, or
+        Algorithm 4 with ``init_score='gradient'``), one sample per round;
+        'uniform' picks ``n_clusters`` distinct samples at random (what
+        :class:`~sklearn.cluster.KMeans` calls 'random'); 'random' draws the
+        centers from a standard Gaussian (log-normal for 'kl'), the paper's
+        random initialization. A callable is called as
+        ``init(X, n_clusters, random_state=random_state)``.
+
+    init_score : {'gap', 'gradient'}, default='gap'
+        Seeding score: the optimality gap :math:`d(x, y_i)` (eq. 3.2) or the
+        squared gradient norm :math:`\\|\\nabla_x d(x, y_i)\\|^2` (eq. 3.5). For
+        'squared_euclidean' both give the same seeds.
+
+    solver : {'exact', 'gd', 'momentum'}, default='exact'
+        'exact' moves every center to its group minimizer; 'gd' takes one
+        gradient step of size ``learning_rate`` per iteration (eq. 3.8);
+        'momentum' is Algorithm 3 (eqs. 3.9-3.12).
+
+    learning_rate : float, default=None
+        Step size :math:`\\gamma` of 'gd' and 'momentum'. None means
+        :math:`1/L = 1` for 'gd' (Theorem 4.6; then 'gd' equals 'exact') and
+        :math:`1 - \\beta` for 'momentum'. Ignored by 'exact'.
+
+    reclassify_every : int, default=1
+        Recompute the partition every ``reclassify_every`` iterations (the
+        paper's :math:`r`), for 'gd' and 'momentum'.
+
+    momentum : float, default=0.5
+        Momentum :math:`\\beta \\in [0, 1)` of 'momentum'.
+
+    size_change_factor : float, default=1.5
+        Bound :math:`\\alpha > 1` on the relative change of a cluster's size
+        at a reclassification of 'momentum' (eq. 3.12). A
+        :class:`~sklearn.exceptions.ConvergenceWarning` is raised when
+        ``momentum * size_change_factor >= 1``, outside Theorem 4.7.
+
+    empty_cluster : {'relocate', 'keep'}, default='relocate'
+        'relocate' moves the points farthest from their centers into empty
+        clusters, as :class:`~sklearn.cluster.KMeans` does; 'keep' leaves an
+        empty cluster's center in place, the paper's convention (eq. 3.7).
+
+    n_init : 'auto' or int, default='auto'
+        Number of runs with different seeds; the run of lowest objective is
+        kept. 'auto' means 1 for ``init='k-means++'`` or an array, 10
+        otherwise.
+
+    max_iter : int, default=300
+        Maximum number of center updates in a run.
+
+    tol : float, default=1e-4
+        Stop when the objective decreases by at most ``tol`` times its
+        previous value; 'exact' also stops when the partition repeats.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the initializations and the visiting order of the momentum
+        solver. Pass an int for reproducible results; the result does not
+        depend on ``n_jobs``.
+
+    n_jobs : int, default=None
+        Number of runs (``n_init``) in parallel through joblib. None means 1
+        unless in a :func:`joblib.parallel_backend` context; -1 means all
+        processors.
+
+    verbose : int, default=0
+        Print the objective at every iteration.
+
+    Attributes
+    ----------
+    cluster_centers_ : ndarray of shape (n_clusters, n_features)
+        The centers :math:`x_j`, in the dtype of the training data.
+
+    labels_ : ndarray of shape (n_samples,)
+        Cluster of every training sample: the center of smallest loss, ties
+        going to the lowest index (eq. 3.6).
+
+    inertia_ : float
+        Sum of the weighted losses of the samples to their closest center as
+        scikit-learn defines it: squared Euclidean distances (not halved) for
+        'squared_euclidean', divergences for 'kl'.
+
+    objective_ : float
+        The paper's objective :math:`F` (eq. 1.1) at the final centers: the
+        weighted mean of the per-sample losses, with the half for
+        'squared_euclidean'. ``inertia_ = 2 * sum(sample_weight) * objective_``
+        in that case.
+
+    objective_history_ : ndarray of shape (`n_iter_` + 1,)
+        :math:`F` at the initialization and after every center update of the
+        kept run.
+
+    n_iter_ : int
+        Number of center updates of the kept run.
+
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during ``fit``. Defined only when `X`
+        has feature names that are all strings.
+
+    See Also
+    --------
+    sklearn.cluster.KMeans : Lloyd's and Elkan's k-means with greedy
+        k-means++.
+    skcgm.optim.sum_of_minimum : The solver behind this estimator.
+
+    Notes
+    -----
+    With the same initial centers, ``solver='exact'`` gives the centers and
+    labels of ``KMeans(algorithm='lloyd', init=centers, n_init=1)``; ``n_iter_``
+    counts center updates, one fewer than KMeans' when the partition repeats.
+    The 'k-means++' seeding samples one candidate per round as in the paper,
+    where KMeans keeps the best of :math:`2 + \\ln k` candidates. Each
+    iteration costs one ``(n_samples, n_clusters)`` block-wise loss
+    evaluation and one center update; 'momentum' evaluates the losses twice.
+
+    :meth:`transform` returns the per-center losses :math:`d(x_j, y)`, half
+    squared distances for 'squared_euclidean', where KMeans returns
+    Euclidean distances; :meth:`score` is minus the inertia, as in KMeans.
+
+    References
+    ----------
+    L. Ding, J. Chen, X. Wang and W. Yin, "Efficient algorithms for
+    sum-of-minimum optimization", ICML 2024.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.cluster import SumOfMinKMeans
+    >>> X = np.array([[1, 2], [1, 4], [1, 0], [10, 2], [10, 4], [10, 0]])
+    >>> model = SumOfMinKMeans(n_clusters=2, random_state=0).fit(X)
+    >>> model.cluster_centers_[np.argsort(model.cluster_centers_[:, 0])]
+    array([[ 1.,  2.],
+           [10.,  2.]])
+    >>> model.predict([[0, 0], [12, 3]]) == model.predict([[1, 2], [10, 2]])
+    array([ True,  True])
+    >>> model.inertia_
+    16.0
+    """
+
+    _parameter_constraints: dict = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "loss": [StrOptions(set(LOSSES))],
+        "init": [
+            StrOptions({"k-means++", "uniform", "random"}),
+            callable,
+            "array-like",
+        ],
+        "init_score": [StrOptions({"gap", "gradient"})],
+        "solver": [StrOptions({"exact", "gd", "momentum"})],
+        "learning_rate": [Interval(Real, 0, None, closed="neither"), None],
+        "reclassify_every": [Interval(Integral, 1, None, closed="left")],
+        "momentum": [Interval(Real, 0, 1, closed="left")],
+        "size_change_factor": [Interval(Real, 1, None, closed="neither")],
+        "empty_cluster": [StrOptions({"relocate", "keep"})],
+        "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        n_clusters=8,
+        *,
+        loss="squared_euclidean",
+        init="k-means++",
+        init_score="gap",
+        solver="exact",
+        learning_rate=None,
+        reclassify_every=1,
+        momentum=0.5,
+        size_change_factor=1.5,
+        empty_cluster="relocate",
+        n_init="auto",
+        max_iter=300,
+        tol=1e-4,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
+        self.n_clusters = n_clusters
+        self.loss = loss
+        self.init = init
+        self.init_score = init_score
+        self.solver = solver
+        self.learning_rate = learning_rate
+        self.reclassify_every = reclassify_every
+        self.momentum = momentum
+        self.size_change_factor = size_change_factor
+        self.empty_cluster = empty_cluster
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _bind(self, X):
+        """The per-sample loss family bound to ``X``."""
+        return LOSSES[self.loss]().bind(X)
+
+    def _validate(self, X, reset):
+        return validate_data(
+            self,
+            X,
+            accept_sparse="csr",
+            dtype=[np.float64, np.float32],
+            accept_large_sparse=False,
+            reset=reset,
+        )
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, sample_weight=None):
+        """Compute the sum-of-minimum clustering.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training instances. CSR input is used as it is; float32 input
+            gives float32 centers.
+
+        y : Ignored
+            Not used, present for API consistency by convention.
+
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the samples in the objective, the seeding
+            and the center updates. None means unit weights.
+
+        Returns
+        -------
+        self : object
+            Fitted estimator.
+        """
+        X = self._validate(X, reset=True)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+        problem = self._bind(X)
+        if self.n_init == "auto":
+            is_array = not isinstance(self.init, str) and not callable(self.init)
+            n_init = 1 if is_array or self.init == "k-means++" else 10
+        else:
+            n_init = self.n_init
+        result = _run_sum_of_minimum(
+            problem,
+            self.n_clusters,
+            sample_weight,
+            init=self.init,
+            init_score=self.init_score,
+            solver=self.solver,
+            learning_rate=self.learning_rate,
+            reclassify_every=self.reclassify_every,
+            momentum=self.momentum,
+            size_change_factor=self.size_change_factor,
+            empty_cluster=self.empty_cluster,
+            n_init=n_init,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            random_state=self.random_state,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+        )
+        self.cluster_centers_ = result.params
+        self.labels_ = result.labels
+        self.objective_ = result.objective
+        self.objective_history_ = result.objective_history
+        self.inertia_ = (
+            problem.inertia_scale * result.objective * float(sample_weight.sum())
+        )
+        self.n_iter_ = result.n_iter
+        self._n_features_out = self.n_clusters
+        return self
+
+    def predict(self, X):
+        """Predict the closest cluster of each sample.
+
+        The cluster whose center has the smallest loss :math:`d(x_j, y)`, ties
+        going to the lowest index (eq. 3.6).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            New data.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            Index of the cluster each sample belongs to.
+        """
+        check_is_fitted(self)
+        X = self._validate(X, reset=False)
+        weights = np.ones(X.shape[0], dtype=X.dtype)
+        labels, _, _, _ = _assign(self._bind(X), self.cluster_centers_, weights)
+        return labels
+
+    def transform(self, X):
+        """Per-center losses of every sample.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            New data.
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_samples, n_clusters)
+            :math:`d(x_j, y)` for every sample :math:`y` and center
+            :math:`x_j`: half squared Euclidean distances for
+            'squared_euclidean' (KMeans returns distances), generalized KL
+            divergences for 'kl'.
+        """
+        check_is_fitted(self)
+        X = self._validate(X, reset=False)
+        return self._bind(X).loss_matrix(self.cluster_centers_)
+
+    def score(self, X, y=None, sample_weight=None):
+        """Opposite of the inertia of ``X`` on the fitted centers.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            New data.
+
+        y : Ignored
+            Not used, present for API consistency by convention.
+
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the samples; None means unit weights.
+
+        Returns
+        -------
+        score : float
+            Minus the inertia of ``X`` (as :attr:`inertia_` defines it), so
+            that greater is better, as in :meth:`sklearn.cluster.KMeans.score`.
+        """
+        check_is_fitted(self)
+        X = self._validate(X, reset=False)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+        problem = self._bind(X)
+        _, _, objective, _ = _assign(problem, self.cluster_centers_, sample_weight)
+        return -problem.inertia_scale * objective * float(sample_weight.sum())
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags

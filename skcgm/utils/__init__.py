@@ -1,0 +1,1 @@
+"""Utilities: estimator discovery and shared validation helpers."""

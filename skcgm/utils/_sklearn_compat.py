@@ -1,0 +1,28 @@
+"""The one module of skcgm that imports private scikit-learn API.
+
+Everything scikit-learn keeps private but documents for third-party estimators
+(parameter validation, ``validate_data``, ``_fit_context``, sample-weight
+checks) is imported here and nowhere else, so that an upstream move breaks a
+single file.
+"""
+
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Hidden,
+    Interval,
+    StrOptions,
+    validate_params,
+)
+from sklearn.utils.validation import _check_sample_weight, validate_data
+
+__all__ = [
+    "HasMethods",
+    "Hidden",
+    "Interval",
+    "StrOptions",
+    "_check_sample_weight",
+    "_fit_context",
+    "validate_data",
+    "validate_params",
+]

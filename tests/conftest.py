@@ -1,0 +1,88 @@
+"""Shared pytest fixtures for the skcgm test suite.
+
+``global_random_seed``
+    Parametrized from the ``SKCGM_TESTS_GLOBAL_RANDOM_SEED`` environment variable,
+    as scikit-learn's ``SKLEARN_TESTS_GLOBAL_RANDOM_SEED``: unset means 42; an
+    integer in [0, 99] runs that seed; ``"a-b"`` runs every seed from a to b
+    inclusive; ``"all"`` runs the 100 seeds in [0, 99]. A test using it must
+    pass for every seed in [0, 99], so that it is not tuned to one lucky seed
+    while staying deterministic by default.
+``global_dtype``
+    ``np.float64`` and ``np.float32``.
+``csr_container``
+    ``scipy.sparse.csr_matrix`` and ``scipy.sparse.csr_array``.
+``array_container``
+    The dense and CSR containers: ``np.asarray``, ``csr_matrix`` and
+    ``csr_array``.
+"""
+
+import os
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+_SEED_ENV_VAR = "SKCGM_TESTS_GLOBAL_RANDOM_SEED"
+_SEED_RANGE = range(100)
+_DEFAULT_SEEDS = [42]
+
+
+def _global_random_seeds():
+    """Seeds selected by ``SKCGM_TESTS_GLOBAL_RANDOM_SEED``."""
+    value = os.environ.get(_SEED_ENV_VAR)
+    if value is None or value.strip() == "":
+        return list(_DEFAULT_SEEDS)
+    value = value.strip()
+    try:
+        if value == "all":
+            seeds = list(_SEED_RANGE)
+        elif "-" in value:
+            start, stop = value.split("-")
+            seeds = list(range(int(start), int(stop) + 1))
+        else:
+            seeds = [int(value)]
+    except ValueError:
+        seeds = []
+    if not seeds or min(seeds) < _SEED_RANGE.start or max(seeds) >= _SEED_RANGE.stop:
+        raise ValueError(
+            f"The environment variable {_SEED_ENV_VAR} must be an integer in "
+            "[0, 99], a range 'a-b' of such integers or 'all', got "
+            f"{value!r}."
+        )
+    return seeds
+
+
+def pytest_generate_tests(metafunc):
+    """Parametrize ``global_random_seed`` from ``SKCGM_TESTS_GLOBAL_RANDOM_SEED``."""
+    if "global_random_seed" in metafunc.fixturenames:
+        metafunc.parametrize("global_random_seed", _global_random_seeds())
+
+
+def pytest_report_header(config):
+    seeds = _global_random_seeds()
+    if len(seeds) > 1:
+        shown = f"{seeds[0]}..{seeds[-1]} ({len(seeds)} seeds)"
+    else:
+        shown = str(seeds[0])
+    return f"global_random_seed: {shown} (set {_SEED_ENV_VAR} to change it)"
+
+
+@pytest.fixture(params=[np.float64, np.float32], ids=["float64", "float32"])
+def global_dtype(request):
+    """Floating dtypes every algorithm must keep."""
+    return request.param
+
+
+@pytest.fixture(params=[sp.csr_matrix, sp.csr_array], ids=["csr_matrix", "csr_array"])
+def csr_container(request):
+    """Sparse CSR containers, the legacy matrix and the newer array."""
+    return request.param
+
+
+@pytest.fixture(
+    params=[np.asarray, sp.csr_matrix, sp.csr_array],
+    ids=["ndarray", "csr_matrix", "csr_array"],
+)
+def array_container(request):
+    """Dense and CSR containers, for estimators that accept sparse input."""
+    return request.param
