@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array, check_random_state
@@ -18,7 +17,11 @@ from sklearn.utils import check_array, check_random_state
 from ..utils._blocks import map_row_blocks, row_blocks, scratch_buffer
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
 from ..utils._validation import check_sample_weight
-from ._sum_of_min_losses import KLDivergenceLoss, SquaredEuclideanLoss
+from ._sum_of_min_losses import (
+    KLDivergenceLoss,
+    SquaredEuclideanLoss,
+    group_membership,
+)
 
 LOSSES = {"squared_euclidean": SquaredEuclideanLoss, "kl": KLDivergenceLoss}
 
@@ -92,11 +95,11 @@ def _assign(problem, params, sample_weight, with_statistics=False):
 
     def block(rows):
         scratch = scratch_buffer(rows.stop - rows.start, n_clusters, params.dtype)
-        labels[rows], min_losses[rows] = problem.assign(params, rows, out=scratch)
-        if with_statistics:
-            membership = _membership(labels[rows], sample_weight[rows], n_clusters)
-            return problem.group_statistics(membership, rows)
-        return None
+        weights = sample_weight[rows] if with_statistics else None
+        labels[rows], min_losses[rows], statistics = problem.assign(
+            params, rows, weights, out=scratch
+        )
+        return statistics
 
     blocks = map_row_blocks(block, problem.n_samples, n_clusters)
     objective = _weighted_mean(min_losses, sample_weight)
@@ -113,7 +116,7 @@ def _group_statistics(problem, labels, sample_weight, n_clusters):
     """Group statistics and weights of a given partition."""
 
     def block(rows):
-        membership = _membership(labels[rows], sample_weight[rows], n_clusters)
+        membership = group_membership(labels[rows], sample_weight[rows], n_clusters)
         return problem.group_statistics(membership, rows)
 
     statistics = _sum_statistics(map_row_blocks(block, problem.n_samples, n_clusters))
@@ -133,19 +136,6 @@ def _weighted_mean(values, sample_weight):
         active = sample_weight > 0
         total = float(values[active] @ sample_weight[active])
     return total / float(sample_weight.sum())
-
-
-def _membership(labels, sample_weight, n_clusters):
-    """Sparse ``(n_clusters, n_samples)`` matrix of the weights of each group.
-
-    Built column-wise (one entry per sample), which needs no sorting, and whose
-    product with a dense block of ``X`` is a single pass over the block.
-    """
-    n_samples = labels.shape[0]
-    return sp.csc_matrix(
-        (sample_weight, labels, np.arange(n_samples + 1)),
-        shape=(n_clusters, n_samples),
-    )
 
 
 def _seed(problem, n_clusters, sample_weight, init_score, random_state):
@@ -472,7 +462,8 @@ def _lloyd_momentum(
     the iterates need not decrease, and it can repeat while the momentum is
     not zero, so the run stops at a reclassification that moves nobody when
     the stationarity measure of Theorem 4.7 plus the squared momentum, over
-    :math:`2L`, is at most ``tol`` times the objective.
+    :math:`2L`, is at most ``tol`` times the objective, at a reclassification
+    where every sample's target group is already its own.
     """
     n_clusters = params.shape[0]
     labels, min_losses, objective, _ = _assign(problem, params, sample_weight)
@@ -496,10 +487,13 @@ def _lloyd_momentum(
     n_iter = 0
     while n_iter < max_iter:
         new_params = params - learning_rate * velocity
-        n_moved = None
+        settled = False
         if n_iter % reclassify_every == 0:
             accel = (new_params - momentum * params) / (1 - momentum)
             target, _, _, _ = _assign(problem, accel, sample_weight)
+            # Settled only if nobody wants to move: a partition frozen because
+            # the size control rejected the first move is not converged.
+            settled = np.array_equal(target, partition)
             order = random_state.permutation(problem.n_samples)
             partition, n_moved = _controlled_reclassify(
                 partition, target, sample_weight, size_change_factor, order
@@ -517,7 +511,7 @@ def _lloyd_momentum(
         if verbose:
             print(f"Iteration {n_iter}, objective {objective:.6g}.")
         # At t = 0 the velocity is zero and x does not move: nothing to judge.
-        if n_iter > 1 and n_moved == 0:
+        if n_iter > 1 and settled:
             residual = _stationarity(problem, gradient, counts) + _stationarity(
                 problem, velocity, counts
             )

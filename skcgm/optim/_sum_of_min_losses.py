@@ -22,6 +22,19 @@ import scipy.sparse as sp
 from scipy.special import kl_div, xlogy
 
 from ..utils._blocks import row_blocks
+from ._sum_of_min_fast import assign_and_sum
+
+
+def group_membership(labels, sample_weight, n_params):
+    """Sparse ``(n_params, n_rows)`` matrix holding each sample's weight in its group.
+
+    Built column-wise (one entry per sample), which needs no sorting, and whose
+    product with a dense block of data is a single pass over the block.
+    """
+    n_rows = labels.shape[0]
+    return sp.csc_matrix(
+        (sample_weight, labels, np.arange(n_rows + 1)), shape=(n_params, n_rows)
+    )
 
 
 def _dense_rows(X, rows):
@@ -200,7 +213,7 @@ class SumOfMinLoss(metaclass=ABCMeta):
             :math:`f_i(x_j)`, possibly ``inf``.
         """
 
-    def assign(self, params, rows=slice(None), out=None):
+    def assign(self, params, rows=slice(None), sample_weight=None, out=None):
         """Find the closest parameter of every sample of a block (eq. 3.6).
 
         Ties go to the lowest index, as :func:`numpy.argmin` does.
@@ -211,6 +224,10 @@ class SumOfMinLoss(metaclass=ABCMeta):
             The parameters :math:`x_1, \\dots, x_{n\\_params}`.
         rows : slice, default=slice(None)
             The samples, a contiguous block of rows of the bound data.
+        sample_weight : ndarray of shape (n_rows,), default=None
+            Weights of the block's samples. When given, the group statistics
+            of the new partition over the block are returned too, gathered in
+            the same pass.
         out : ndarray of shape (n_rows, n_params), default=None
             Scratch space the family may use for the block's losses instead
             of allocating.
@@ -221,10 +238,18 @@ class SumOfMinLoss(metaclass=ABCMeta):
             Index of the smallest loss of every sample.
         min_losses : ndarray of shape (n_rows,)
             That loss.
+        statistics : tuple of ndarray or None
+            :meth:`group_statistics` of the new partition, or None without
+            ``sample_weight``.
         """
         losses = self.loss_matrix(params, rows)
         labels = losses.argmin(axis=1)
-        return labels, np.take_along_axis(losses, labels[:, None], axis=1)[:, 0]
+        min_losses = np.take_along_axis(losses, labels[:, None], axis=1)[:, 0]
+        statistics = None
+        if sample_weight is not None:
+            membership = group_membership(labels, sample_weight, params.shape[0])
+            statistics = self.group_statistics(membership, rows)
+        return labels, min_losses, statistics
 
     @abstractmethod
     def group_statistics(self, membership, rows=slice(None)):
@@ -354,7 +379,8 @@ class SquaredEuclideanLoss(SumOfMinLoss):
     inertia_scale = 2.0
 
     def _set_data(self, X, y):
-        self.X = X
+        # The compiled kernel reads rows of X: keep dense data C-ordered.
+        self.X = X if sp.issparse(X) else np.ascontiguousarray(X)
         self.n_samples, self.n_features = X.shape
         if sp.issparse(X):
             self._half_sq_norms = 0.5 * np.asarray(X.multiply(X).sum(axis=1)).ravel()
@@ -374,21 +400,32 @@ class SquaredEuclideanLoss(SumOfMinLoss):
         losses += self._half_sq_norms[rows][:, None]
         return np.maximum(losses, 0, out=losses)
 
-    def assign(self, params, rows=slice(None), out=None):
-        # argmin_j 1/2||x_j||^2 - <y, x_j> does not need 1/2||y||^2: one BLAS
-        # product (a C-ordered right operand makes it ~2x faster) and one
-        # in-place broadcast per block, the rest is per sample.
+    def assign(self, params, rows=slice(None), sample_weight=None, out=None):
         block = self.X[rows]
+        if sp.issparse(block):
+            return super().assign(params, rows, sample_weight, out)
+        # argmin_j 1/2||x_j||^2 - <y, x_j> does not need 1/2||y||^2: one BLAS
+        # product (a C-ordered right operand makes it ~2x faster), then one
+        # compiled pass per sample for the argmin and the group sums.
         neg_params_t = np.ascontiguousarray(-params.T)
-        if sp.issparse(block) or out is None:
-            scores = np.asarray(block @ neg_params_t)
-        else:
-            scores = np.matmul(block, neg_params_t, out=out)
-        scores += 0.5 * np.einsum("ij,ij->i", params, params)
-        labels = scores.argmin(axis=1)
-        min_losses = np.take_along_axis(scores, labels[:, None], axis=1)[:, 0]
-        min_losses += self._half_sq_norms[rows]
-        return labels, np.maximum(min_losses, 0, out=min_losses)
+        scores = np.matmul(block, neg_params_t, out=out)
+        n_rows, n_params = scores.shape
+        labels = np.empty(n_rows, dtype=np.intp)
+        min_losses = np.empty(n_rows, dtype=np.float64)
+        with_sums = sample_weight is not None
+        sums = np.zeros((n_params if with_sums else 0, self.n_features), block.dtype)
+        assign_and_sum(
+            scores,
+            0.5 * np.einsum("ij,ij->i", params, params),
+            self._half_sq_norms[rows],
+            block,
+            sample_weight if with_sums else np.empty(0, block.dtype),
+            labels,
+            min_losses,
+            sums,
+            with_sums,
+        )
+        return labels, min_losses, (sums,) if with_sums else None
 
     def loss_vector(self, param):
         # The BLAS expansion, then an exact recomputation of the few samples

@@ -1,13 +1,20 @@
-"""Block-wise evaluation of row-separable kernels.
+"""Block-wise evaluation of row-separable kernels on a few threads.
 
 Kernels over the rows of a data set (loss matrices, assignments, group sums)
 are computed in blocks of bounded memory, reusing one scratch buffer per
-thread for the block's loss matrix.
+thread for the block's loss matrix. BLAS and the compiled kernels release the
+GIL, so the blocks run on a small thread pool, with BLAS held to one thread
+inside it to avoid oversubscription, as scikit-learn's KMeans does.
 """
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
+
+from ._sklearn_compat import _openmp_effective_n_threads
 
 # Rows per block so that a block of an (n_rows, n_columns) float64 matrix stays
 # near 1 MiB: large enough for BLAS, small enough to stay in a core's cache.
@@ -39,13 +46,22 @@ def row_blocks(n_rows, n_columns):
     return [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
 
+@lru_cache(maxsize=1)
+def _controller():
+    return ThreadpoolController()
+
+
 def map_row_blocks(func, n_rows, n_columns):
-    """Apply ``func`` to every block of rows, in order.
+    """Apply ``func`` to every block of rows, on threads when there are several.
+
+    The number of threads is scikit-learn's effective OpenMP thread count, so
+    ``OMP_NUM_THREADS`` and joblib's limits inside its workers apply.
 
     Parameters
     ----------
     func : callable
-        Called as ``func(rows)`` with a slice.
+        Called as ``func(rows)`` with a slice; it may write to disjoint rows
+        of shared arrays but no other shared state.
     n_rows, n_columns : int
         Passed to :func:`row_blocks`.
 
@@ -60,7 +76,15 @@ def map_row_blocks(func, n_rows, n_columns):
     >>> map_row_blocks(lambda rows: rows.stop - rows.start, 5, 2**16)
     [2, 2, 1]
     """
-    return [func(rows) for rows in row_blocks(n_rows, n_columns)]
+    blocks = row_blocks(n_rows, n_columns)
+    n_threads = min(_openmp_effective_n_threads(), len(blocks))
+    if n_threads <= 1:
+        return [func(rows) for rows in blocks]
+    with (
+        _controller().limit(limits=1, user_api="blas"),
+        ThreadPoolExecutor(n_threads) as executor,
+    ):
+        return list(executor.map(func, blocks))
 
 
 _scratch = threading.local()

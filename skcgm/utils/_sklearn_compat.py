@@ -7,6 +7,7 @@ single file.
 """
 
 from sklearn.base import _fit_context
+from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 from sklearn.utils._param_validation import (
     HasMethods,
     Hidden,
@@ -23,6 +24,7 @@ __all__ = [
     "StrOptions",
     "_check_sample_weight",
     "_fit_context",
+    "_openmp_effective_n_threads",
     "validate_data",
     "validate_params",
 ]
