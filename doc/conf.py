@@ -5,13 +5,11 @@ examples use synthetic data only.
 """
 
 import os
-import sys
 from importlib.util import find_spec
 
-# Make ``import skcgm`` resolve to the checkout when the package is not installed.
-sys.path.insert(0, os.path.abspath(".."))
-
-import skcgm  # noqa: E402
+# The documented package is the installed one (``pip install ".[docs]"``): its
+# compiled kernels exist only in a built copy.
+import skcgm
 
 # -- Project information -------------------------------------------------------
 
