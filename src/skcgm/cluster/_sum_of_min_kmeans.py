@@ -1,6 +1,6 @@
 """Generalized k-means as a sum-of-minimum problem."""
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import (
@@ -11,7 +11,12 @@ from sklearn.base import (
 )
 from sklearn.utils.validation import check_is_fitted
 
-from ..optim._sum_of_min import LOSSES, _assign, _run_sum_of_minimum
+from ..optim._sum_of_min import (
+    LOSSES,
+    SOLVER_CONSTRAINTS,
+    _assign,
+    _run_sum_of_minimum,
+)
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._validation import check_sample_weight
 
@@ -195,26 +200,10 @@ class SumOfMinKMeans(
     """
 
     _parameter_constraints: dict = {
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        **SOLVER_CONSTRAINTS,
         "loss": [StrOptions(set(LOSSES))],
-        "init": [
-            StrOptions({"k-means++", "uniform", "random"}),
-            callable,
-            "array-like",
-        ],
-        "init_score": [StrOptions({"gap", "gradient"})],
-        "solver": [StrOptions({"exact", "gd", "momentum"})],
-        "learning_rate": [Interval(Real, 0, None, closed="neither"), None],
-        "reclassify_every": [Interval(Integral, 1, None, closed="left")],
-        "momentum": [Interval(Real, 0, 1, closed="left")],
-        "size_change_factor": [Interval(Real, 1, None, closed="neither")],
-        "empty_cluster": [StrOptions({"relocate", "keep"})],
         "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "tol": [Interval(Real, 0, None, closed="left")],
-        "random_state": ["random_state"],
-        "n_jobs": [Integral, None],
-        "verbose": ["verbose"],
     }
 
     def __init__(
@@ -259,6 +248,8 @@ class SumOfMinKMeans(
         return LOSSES[self.loss]().bind(X)
 
     def _validate(self, X, reset):
+        if not reset:
+            check_is_fitted(self)
         return validate_data(
             self,
             X,
@@ -344,7 +335,6 @@ class SumOfMinKMeans(
         labels : ndarray of shape (n_samples,)
             Index of the cluster each sample belongs to.
         """
-        check_is_fitted(self)
         X = self._validate(X, reset=False)
         weights = np.ones(X.shape[0], dtype=X.dtype)
         labels, _, _, _ = _assign(self._bind(X), self.cluster_centers_, weights)
@@ -366,7 +356,6 @@ class SumOfMinKMeans(
             'squared_euclidean' (KMeans returns distances), generalized KL
             divergences for 'kl'.
         """
-        check_is_fitted(self)
         X = self._validate(X, reset=False)
         return self._bind(X).loss_matrix(self.cluster_centers_)
 
@@ -390,7 +379,6 @@ class SumOfMinKMeans(
             Minus the inertia of ``X`` (as :attr:`inertia_` defines it), so
             that greater is better, as in :meth:`sklearn.cluster.KMeans.score`.
         """
-        check_is_fitted(self)
         X = self._validate(X, reset=False)
         sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
         problem = self._bind(X)

@@ -525,6 +525,8 @@ def _single_run(
     problem,
     n_clusters,
     sample_weight,
+    seed,
+    *,
     init,
     init_score,
     solver,
@@ -535,7 +537,6 @@ def _single_run(
     empty_cluster,
     max_iter,
     tol,
-    seed,
     verbose,
 ):
     """One initialization followed by one Lloyd run."""
@@ -662,67 +663,82 @@ def _run_sum_of_minimum(
     verbose,
 ):
     """Validated core of :func:`sum_of_minimum` shared with the estimators."""
-    if problem.n_samples < n_clusters:
-        raise ValueError(
-            f"n_samples={problem.n_samples} should be >= n_clusters={n_clusters}."
-        )
+    _check_n_samples(problem, n_clusters)
     learning_rate = _check_solver_options(
         problem, solver, init, init_score, learning_rate, momentum, size_change_factor
     )
     random_state = check_random_state(random_state)
     # Seeds drawn up front: the result does not depend on n_jobs or backend.
     seeds = random_state.randint(np.iinfo(np.int32).max, size=n_init)
+    options = dict(
+        init=init,
+        init_score=init_score,
+        solver=solver,
+        learning_rate=learning_rate,
+        reclassify_every=reclassify_every,
+        momentum=momentum,
+        size_change_factor=size_change_factor,
+        empty_cluster=empty_cluster,
+        max_iter=max_iter,
+        tol=tol,
+        verbose=verbose,
+    )
     runs = Parallel(n_jobs=n_jobs)(
-        delayed(_single_run)(
-            problem,
-            n_clusters,
-            sample_weight,
-            init,
-            init_score,
-            solver,
-            learning_rate,
-            reclassify_every,
-            momentum,
-            size_change_factor,
-            empty_cluster,
-            max_iter,
-            tol,
-            seed,
-            verbose,
-        )
+        delayed(_single_run)(problem, n_clusters, sample_weight, seed, **options)
         for seed in seeds
     )
     # First best run wins ties, as in KMeans.
     return min(runs, key=lambda run: run.objective)
 
 
+#: Constraints of the data arguments of the public functions.
+DATA_CONSTRAINTS = {
+    "X": ["array-like", "sparse matrix"],
+    "y": ["array-like", None],
+    "loss": [StrOptions(set(LOSSES)), HasMethods(["bind"])],
+    "sample_weight": ["array-like", None],
+}
+
+#: Constraints of the algorithm's options, shared with the estimators.
+SOLVER_CONSTRAINTS = {
+    "n_clusters": [Interval(Integral, 1, None, closed="left")],
+    "init": [StrOptions({"k-means++", "uniform", "random"}), callable, "array-like"],
+    "init_score": [StrOptions({"gap", "gradient"})],
+    "solver": [StrOptions({"exact", "gd", "momentum"})],
+    "learning_rate": [Interval(Real, 0, None, closed="neither"), None],
+    "reclassify_every": [Interval(Integral, 1, None, closed="left")],
+    "momentum": [Interval(Real, 0, 1, closed="left")],
+    "size_change_factor": [Interval(Real, 1, None, closed="neither")],
+    "empty_cluster": [StrOptions({"relocate", "keep"})],
+    "n_init": [Interval(Integral, 1, None, closed="left")],
+    "max_iter": [Interval(Integral, 0, None, closed="left")],
+    "tol": [Interval(Real, 0, None, closed="left")],
+    "random_state": ["random_state"],
+    "n_jobs": [Integral, None],
+    "verbose": ["verbose"],
+}
+
+
+def _prepare(X, y, sample_weight, loss, n_clusters):
+    """Validate the data of a public function and bind the loss to it."""
+    X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32])
+    if y is not None:
+        y = check_array(y, ensure_2d=False, dtype=X.dtype)
+    sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+    problem = _resolve_loss(loss, X, y)
+    _check_n_samples(problem, n_clusters)
+    return problem, sample_weight
+
+
+def _check_n_samples(problem, n_clusters):
+    if problem.n_samples < n_clusters:
+        raise ValueError(
+            f"n_samples={problem.n_samples} should be >= n_clusters={n_clusters}."
+        )
+
+
 @validate_params(
-    {
-        "X": ["array-like", "sparse matrix"],
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
-        "y": ["array-like", None],
-        "loss": [StrOptions(set(LOSSES)), HasMethods(["bind"])],
-        "sample_weight": ["array-like", None],
-        "init": [
-            StrOptions({"k-means++", "uniform", "random"}),
-            callable,
-            "array-like",
-        ],
-        "init_score": [StrOptions({"gap", "gradient"})],
-        "solver": [StrOptions({"exact", "gd", "momentum"})],
-        "learning_rate": [Interval(Real, 0, None, closed="neither"), None],
-        "reclassify_every": [Interval(Integral, 1, None, closed="left")],
-        "momentum": [Interval(Real, 0, 1, closed="left")],
-        "size_change_factor": [Interval(Real, 1, None, closed="neither")],
-        "empty_cluster": [StrOptions({"relocate", "keep"})],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 0, None, closed="left")],
-        "tol": [Interval(Real, 0, None, closed="left")],
-        "random_state": ["random_state"],
-        "n_jobs": [Integral, None],
-        "verbose": ["verbose"],
-    },
-    prefer_skip_nested_validation=True,
+    {**DATA_CONSTRAINTS, **SOLVER_CONSTRAINTS}, prefer_skip_nested_validation=True
 )
 def sum_of_minimum(
     X,
@@ -862,11 +878,7 @@ def sum_of_minimum(
     >>> result.objective
     0.125
     """
-    X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32])
-    if y is not None:
-        y = check_array(y, ensure_2d=False, dtype=X.dtype)
-    sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
-    problem = _resolve_loss(loss, X, y)
+    problem, sample_weight = _prepare(X, y, sample_weight, loss, n_clusters)
     return _run_sum_of_minimum(
         problem,
         n_clusters,
@@ -890,13 +902,11 @@ def sum_of_minimum(
 
 @validate_params(
     {
-        "X": ["array-like", "sparse matrix"],
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
-        "y": ["array-like", None],
-        "loss": [StrOptions(set(LOSSES)), HasMethods(["bind"])],
-        "sample_weight": ["array-like", None],
-        "init_score": [StrOptions({"gap", "gradient"})],
-        "random_state": ["random_state"],
+        **DATA_CONSTRAINTS,
+        **{
+            key: SOLVER_CONSTRAINTS[key]
+            for key in ("n_clusters", "init_score", "random_state")
+        },
     },
     prefer_skip_nested_validation=True,
 )
@@ -974,15 +984,7 @@ def generalized_kmeans_plusplus(
     >>> sorted(params[:, 0].tolist())
     [0.0, 10.0]
     """
-    X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32])
-    if y is not None:
-        y = check_array(y, ensure_2d=False, dtype=X.dtype)
-    sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
-    problem = _resolve_loss(loss, X, y)
-    if problem.n_samples < n_clusters:
-        raise ValueError(
-            f"n_samples={problem.n_samples} should be >= n_clusters={n_clusters}."
-        )
+    problem, sample_weight = _prepare(X, y, sample_weight, loss, n_clusters)
     _check_init_score(problem, "k-means++", init_score)
     return _seed(
         problem, n_clusters, sample_weight, init_score, check_random_state(random_state)
