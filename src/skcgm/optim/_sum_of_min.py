@@ -683,10 +683,14 @@ def _run_sum_of_minimum(
         tol=tol,
         verbose=verbose,
     )
-    runs = Parallel(n_jobs=n_jobs)(
-        delayed(_single_run)(problem, n_clusters, sample_weight, seed, **options)
-        for seed in seeds
-    )
+    if n_init == 1:
+        # A single run gains nothing from joblib but its dispatch overhead.
+        runs = [_single_run(problem, n_clusters, sample_weight, seeds[0], **options)]
+    else:
+        runs = Parallel(n_jobs=n_jobs)(
+            delayed(_single_run)(problem, n_clusters, sample_weight, seed, **options)
+            for seed in seeds
+        )
     # First best run wins ties, as in KMeans.
     return min(runs, key=lambda run: run.objective)
 
