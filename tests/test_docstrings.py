@@ -31,7 +31,11 @@ _IGNORED_FOR_METHODS = {"ES01", "SA01", "EX01"}
 
 # Public modules whose exported classes and functions (``__all__``) are
 # validated, besides every estimator. Add a module here once its API settles.
-_DOCUMENTED_MODULES = ("skcgm.optim", "skcgm.utils.discovery")
+_DOCUMENTED_MODULES = (
+    "skcgm.datasets",
+    "skcgm.optim",
+    "skcgm.utils.discovery",
+)
 
 
 def _defined_in_skcgm(obj):

@@ -1,0 +1,128 @@
+"""Union-of-subspaces data (Appendix E.1 of the sum-of-minimum paper)."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ..utils._sklearn_compat import Interval, validate_params
+
+
+def random_orthonormal(n_features, n_columns, random_state):
+    """Draw a uniformly random ``(n_features, n_columns)`` orthonormal matrix.
+
+    The Q factor of a Gaussian matrix, with the signs fixed by the diagonal
+    of R so that the distribution is the Haar measure.
+
+    Parameters
+    ----------
+    n_features, n_columns : int
+        Shape, ``n_columns <= n_features``.
+    random_state : RandomState instance
+        The generator.
+
+    Returns
+    -------
+    basis : ndarray of shape (n_features, n_columns)
+        Orthonormal columns.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.datasets._subspaces import random_orthonormal
+    >>> Q = random_orthonormal(4, 2, np.random.RandomState(0))
+    >>> np.allclose(Q.T @ Q, np.eye(2))
+    True
+    """
+    gaussian = random_state.standard_normal((n_features, n_columns))
+    q, r = np.linalg.qr(gaussian)
+    signs = np.sign(np.diag(r))
+    signs[signs == 0] = 1
+    return q * signs
+
+
+@validate_params(
+    {
+        "n_samples": [Interval(Integral, 1, None, closed="left")],
+        "n_features": [Interval(Integral, 2, None, closed="left")],
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "subspace_dim": [Interval(Integral, 1, None, closed="left")],
+        "noise": [Interval(Real, 0, None, closed="left")],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_union_of_subspaces(
+    n_samples=1000,
+    n_features=5,
+    n_clusters=3,
+    subspace_dim=2,
+    noise=0.0,
+    random_state=None,
+):
+    """Generate points on a union of linear subspaces.
+
+    The recipe of Appendix E.1 of Ding, Chen, Wang and Yin: every subspace
+    :math:`j` has a uniformly random orthonormal basis
+    :math:`\\{\\varepsilon_{1,j}, \\dots, \\varepsilon_{s,j}\\}`; every point
+    picks a subspace :math:`j_i` uniformly and standard normal coordinates
+    :math:`\\xi_i`:
+
+    .. math::
+
+        y_i = \\sum_{l=1}^s \\xi_{l,i} \\varepsilon_{l,j_i} + \\sigma \\eta_i,
+        \\qquad \\eta_i \\sim N(0, I_d).
+
+    The paper uses :math:`s = 2` and no noise (:math:`\\sigma = 0`).
+
+    Parameters
+    ----------
+    n_samples : int, default=1000
+        Number of points :math:`N`.
+    n_features : int, default=5
+        Ambient dimension :math:`d`.
+    n_clusters : int, default=3
+        Number of subspaces :math:`k`.
+    subspace_dim : int, default=2
+        Dimension :math:`s` of every subspace, below ``n_features``.
+    noise : float, default=0.0
+        Standard deviation :math:`\\sigma` of isotropic Gaussian noise.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the bases, subspaces, coordinates and noise, drawn in this
+        order.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        The points.
+    labels : ndarray of shape (n_samples,)
+        The subspace of every point.
+    bases : ndarray of shape (n_clusters, n_features, subspace_dim)
+        Orthonormal bases of the subspaces.
+
+    See Also
+    --------
+    skcgm.cluster.GPCAClusterer : Clusters such data.
+
+    Examples
+    --------
+    >>> from skcgm.datasets import make_union_of_subspaces
+    >>> X, labels, bases = make_union_of_subspaces(
+    ...     n_samples=6, n_features=4, n_clusters=2, random_state=0)
+    >>> X.shape, labels.shape, bases.shape
+    ((6, 4), (6,), (2, 4, 2))
+    """
+    if subspace_dim >= n_features:
+        raise ValueError(
+            f"subspace_dim={subspace_dim} must be smaller than n_features={n_features}."
+        )
+    rng = check_random_state(random_state)
+    bases = np.stack(
+        [random_orthonormal(n_features, subspace_dim, rng) for _ in range(n_clusters)]
+    )
+    labels = rng.randint(n_clusters, size=n_samples)
+    coords = rng.standard_normal((n_samples, subspace_dim))
+    X = np.einsum("nds,ns->nd", bases[labels], coords)
+    if noise > 0:
+        X += noise * rng.standard_normal((n_samples, n_features))
+    return X, labels, bases
