@@ -33,6 +33,7 @@ _IGNORED_FOR_METHODS = {"ES01", "SA01", "EX01"}
 # validated, besides every estimator. Add a module here once its API settles.
 _DOCUMENTED_MODULES = (
     "skcgm.datasets",
+    "skcgm.experiments",
     "skcgm.optim",
     "skcgm.utils.discovery",
 )

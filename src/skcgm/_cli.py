@@ -120,7 +120,8 @@ def _build_parser():
         type=_positive_int(2),
         default=5,
         metavar="K",
-        help="folds of StratifiedKFold(shuffle=True) (default: 5)",
+        help="cross-validation folds (StratifiedKFold for the clustering rows, "
+        "KFold for the regression rows; default: 5)",
     )
 
     reproduce = commands.add_parser(

@@ -48,6 +48,7 @@ def random_orthonormal(n_features, n_columns, random_state):
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
         "subspace_dim": [Interval(Integral, 1, None, closed="left")],
         "noise": [Interval(Real, 0, None, closed="left")],
+        "coordinate_scales": ["array-like", None],
         "random_state": ["random_state"],
     },
     prefer_skip_nested_validation=True,
@@ -58,6 +59,7 @@ def make_union_of_subspaces(
     n_clusters=3,
     subspace_dim=2,
     noise=0.0,
+    coordinate_scales=None,
     random_state=None,
 ):
     """Generate points on a union of linear subspaces.
@@ -70,10 +72,13 @@ def make_union_of_subspaces(
 
     .. math::
 
-        y_i = \\sum_{l=1}^s \\xi_{l,i} \\varepsilon_{l,j_i} + \\sigma \\eta_i,
+        y_i = \\sum_{l=1}^s c_l \\xi_{l,i} \\varepsilon_{l,j_i} + \\sigma \\eta_i,
         \\qquad \\eta_i \\sim N(0, I_d).
 
-    The paper uses :math:`s = 2` and no noise (:math:`\\sigma = 0`).
+    The paper uses :math:`s = 2`, unit scales :math:`c_l = 1` and no noise
+    (:math:`\\sigma = 0`). The authors' code (``GPCA.m``) scales the second
+    coordinate by 0.2, ``coordinate_scales=(1, 0.2)``: the paper's Table 1
+    is reproduced on that variant (erratum 3 of the note on the paper).
 
     Parameters
     ----------
@@ -87,6 +92,10 @@ def make_union_of_subspaces(
         Dimension :math:`s` of every subspace, below ``n_features``.
     noise : float, default=0.0
         Standard deviation :math:`\\sigma` of isotropic Gaussian noise.
+    coordinate_scales : array-like of shape (subspace_dim,), default=None
+        Scales :math:`c_l` of the coordinates; None means all ones. They do
+        not change the random draws, so two calls with the same
+        ``random_state`` share bases, memberships and coordinates.
     random_state : int, RandomState instance or None, default=None
         Seeds the bases, subspaces, coordinates and noise, drawn in this
         order.
@@ -116,12 +125,20 @@ def make_union_of_subspaces(
         raise ValueError(
             f"subspace_dim={subspace_dim} must be smaller than n_features={n_features}."
         )
+    if coordinate_scales is None:
+        coordinate_scales = np.ones(subspace_dim)
+    coordinate_scales = np.asarray(coordinate_scales, dtype=np.float64)
+    if coordinate_scales.shape != (subspace_dim,):
+        raise ValueError(
+            f"coordinate_scales must have shape (subspace_dim,) = ({subspace_dim},); "
+            f"got {coordinate_scales.shape}."
+        )
     rng = check_random_state(random_state)
     bases = np.stack(
         [random_orthonormal(n_features, subspace_dim, rng) for _ in range(n_clusters)]
     )
     labels = rng.randint(n_clusters, size=n_samples)
-    coords = rng.standard_normal((n_samples, subspace_dim))
+    coords = rng.standard_normal((n_samples, subspace_dim)) * coordinate_scales
     X = np.einsum("nds,ns->nd", bases[labels], coords)
     if noise > 0:
         X += noise * rng.standard_normal((n_samples, n_features))

@@ -3,12 +3,18 @@
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ._gpca_tables import plot_gpca_table, run_gpca_table1, run_gpca_table2
 from ._kmeans_seeding import plot_kmeans_seeding, run_kmeans_seeding
+from ._mlr_table import plot_mlr_table3, run_mlr_table3
 
 
 @dataclass(frozen=True)
 class Experiment:
     """A paper experiment the command line can rerun.
+
+    ``python -m skcgm reproduce NAME`` looks the experiment up in
+    :data:`EXPERIMENTS`, calls ``run`` with the quick or full size, prints
+    the result's table (or JSON) and, with ``--plot``, draws ``plot``.
 
     Parameters
     ----------
@@ -22,6 +28,20 @@ class Experiment:
     plot : callable
         ``plot(result, figure)`` draws the experiment's figure on a
         :class:`matplotlib.figure.Figure`.
+
+    See Also
+    --------
+    get_experiment : The registered experiment of a name.
+    ExperimentResult : What ``run`` returns.
+
+    Examples
+    --------
+    >>> from skcgm.experiments import EXPERIMENTS, get_experiment
+    >>> sorted(EXPERIMENTS)
+    ['gpca-table1', 'gpca-table2', 'kmeans-seeding', 'mlr-table3']
+    >>> result = get_experiment("kmeans-seeding").run(trials=2)
+    >>> result.name, len(result.rows)
+    ('kmeans-seeding', 12)
     """
 
     name: str
@@ -40,6 +60,29 @@ EXPERIMENTS = {
             "blobs, beside the paper's bound 8(2 + ln k)",
             run_kmeans_seeding,
             plot_kmeans_seeding,
+        ),
+        Experiment(
+            "gpca-table1",
+            "Table 1: GPCA cluster accuracy of the sum-of-min model (Lloyd) "
+            "against the sum-of-product model (BCD), at most 50 iterations, "
+            "k in {2, 3, 4}, d in {4, 5, 6}, beside the paper's",
+            run_gpca_table1,
+            plot_gpca_table,
+        ),
+        Experiment(
+            "gpca-table2",
+            "Table 2: the same capped at 10 iterations, accuracy and CPU time "
+            "per fit, beside the paper's",
+            run_gpca_table2,
+            plot_gpca_table,
+        ),
+        Experiment(
+            "mlr-table3",
+            "Table 3: mixed linear regression, failure rate and iterations of "
+            "Algorithm 7 after random, uniform and k-means++ (gradient-score) "
+            "initialization, k in {4, 5, 6}, d in {4, ..., 8}, beside the paper's",
+            run_mlr_table3,
+            plot_mlr_table3,
         ),
     )
 }

@@ -16,6 +16,10 @@ from .._version import __version__
 class Column:
     """How one column of an experiment's table is shown.
 
+    The rows of an :class:`ExperimentResult` keep every number; its columns
+    choose which to print, under which header, in which format, and whether
+    a standard deviation follows the value.
+
     Parameters
     ----------
     key : str
@@ -29,6 +33,22 @@ class Column:
     group : bool, default=False
         Leave the cell blank when it repeats the cell above, for the leading
         columns that group rows (the dataset of a comparison).
+
+    See Also
+    --------
+    ExperimentResult : Rows and the columns that show them.
+    format_table : Formats rows as an aligned table.
+
+    Examples
+    --------
+    >>> from skcgm.experiments import Column, format_table
+    >>> rows = [{"k": 2, "acc": 98.2, "se": 0.1}, {"k": 2, "acc": 81.9, "se": 0.4}]
+    >>> columns = [Column("k", "k", group=True), Column("acc", "acc (%)", ".1f", "se")]
+    >>> print(format_table(rows, columns))
+    k  acc (%)
+    -  ----------
+    2  98.2 ± 0.1
+       81.9 ± 0.4
     """
 
     key: str
@@ -42,6 +62,10 @@ class Column:
 class ExperimentResult:
     """Rows of an experiment with how to show them.
 
+    What every experiment and comparison returns, printing nothing: the
+    command line prints :meth:`to_text` or dumps :meth:`to_dict` as JSON,
+    and the metadata make the run reproducible.
+
     Parameters
     ----------
     name : str
@@ -54,6 +78,25 @@ class ExperimentResult:
         The protocol in one paragraph: data, splits, seeds, machine.
     metadata : dict, default={}
         Everything else needed to rerun the experiment (options, versions).
+
+    See Also
+    --------
+    Column : How one column is shown.
+    run_compare : Returns one for the comparisons.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.experiments import Column, ExperimentResult
+    >>> result = ExperimentResult(
+    ...     "demo",
+    ...     rows=[{"name": "a", "x": np.float64(1.5), "missing": np.nan}],
+    ...     columns=[Column("name", "name"), Column("x", "x", ".1f")],
+    ...     caption="Demo.",
+    ...     metadata={"trials": np.int64(3)},
+    ... )
+    >>> result.to_dict()["rows"], result.to_dict()["metadata"]
+    ([{'name': 'a', 'x': 1.5, 'missing': None}], {'trials': 3})
     """
 
     name: str

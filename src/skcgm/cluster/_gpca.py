@@ -1,0 +1,515 @@
+"""Generalized PCA (subspace clustering) as a sum-of-minimum problem."""
+
+from numbers import Integral
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    ClusterMixin,
+    TransformerMixin,
+)
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from ..optim._gpca import SubspaceLoss, _sum_of_product
+from ..optim._sum_of_min import (
+    SOLVER_CONSTRAINTS,
+    _assign,
+    _check_n_samples,
+    _initialize,
+    _run_sum_of_minimum,
+)
+from ..optim._sum_of_min_losses import group_membership
+from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
+from ..utils._validation import check_sample_weight
+
+
+def _check_orthonormal(init, codim):
+    """Refuse initial normal bases whose columns are not orthonormal."""
+    normals = np.asarray(init, dtype=np.float64)[..., :codim]
+    gram = np.einsum("kdr,kds->krs", normals, normals)
+    if not np.allclose(gram, np.eye(codim), rtol=0, atol=1e-5):
+        raise ValueError(
+            "The normal bases in init must have orthonormal columns "
+            "(init[j, :, :codim].T @ init[j, :, :codim] == I)."
+        )
+
+
+def _empty_last(params, labels, n_clusters):
+    """Move the parameters of empty clusters after the others, keeping the order.
+
+    A sample never chose an empty cluster, so with the empty clusters last
+    every sample still picks the same parameter (ties go to the lowest index
+    and keep going to the same non-empty cluster): the labels become the
+    consecutive ranks of the non-empty clusters and stay equal to ``predict``.
+    """
+    filled = np.bincount(labels, minlength=n_clusters) > 0
+    if filled.all():
+        return params, labels
+    order = np.concatenate([np.flatnonzero(filled), np.flatnonzero(~filled)])
+    rank = np.empty(n_clusters, dtype=labels.dtype)
+    rank[order] = np.arange(n_clusters)
+    return params[order], rank[labels]
+
+
+def _principal_complements(normals, statistics, counts, affine):
+    """Orthonormal bases of the subspaces, by decreasing variance of their clusters.
+
+    The orthogonal complement of every normal basis (from a complete QR),
+    rotated onto the eigenvectors of the cluster's second moment (centered
+    when affine) restricted to it, largest eigenvalue first.
+    """
+    n_clusters, n_features, codim = normals.shape
+    bases = np.empty((n_clusters, n_features, n_features - codim))
+    for j in range(n_clusters):
+        q, _ = np.linalg.qr(normals[j].astype(np.float64), mode="complete")
+        complement = q[:, codim:]
+        moment = statistics[0][j]
+        if affine and counts[j] > 0:
+            sums = statistics[1][j]
+            moment = moment - np.outer(sums, sums) / counts[j]
+        _, vectors = np.linalg.eigh(complement.T @ moment @ complement)
+        bases[j] = complement @ vectors[:, ::-1]
+    return bases
+
+
+class GPCAClusterer(
+    ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator
+):
+    """Generalized PCA: clustering on a union of subspaces by sum-of-minimum.
+
+    Finds :math:`k` subspaces :math:`V_j = \\{y : y^T A_j = 0\\}` of dimension
+    ``subspace_dim`` (co-dimension :math:`r`), each given by an orthonormal
+    basis :math:`A_j \\in \\mathbb{R}^{d \\times r}` of its normal space, that
+    minimize the sum-of-minimum objective of Ding, Chen, Wang and Yin
+    (eq. 1.5), half the mean squared distance to the nearest subspace:
+
+    .. math::
+
+        F(A_1, \\dots, A_k) = \\frac{1}{\\sum_i w_i} \\sum_{i=1}^N w_i
+        \\min_{1 \\le j \\le k} \\tfrac{1}{2} \\|y_i^T A_j\\|^2,
+        \\qquad A_j^T A_j = I_r.
+
+    The bases are seeded by the generalized k-means++ (Algorithm 1; the seed
+    of a sample is a random orthonormal basis orthogonal to it) and refined by
+    Lloyd's algorithm for GPCA (Algorithm 5): assign every sample to its
+    nearest subspace, then replace each :math:`A_j` by the eigenvectors of the
+    :math:`r` smallest eigenvalues of its cluster's second-moment matrix
+    :math:`\\sum_{i \\in C_j} w_i y_i y_i^T`.
+
+    ``model='sum_of_product'`` instead fits the paper's baseline, the
+    sum-of-product model (5.1) :math:`\\frac{1}{\\sum_i w_i} \\sum_i w_i
+    \\prod_j \\|y_i^T A_j\\|^2` by block coordinate descent (Algorithm 6), from
+    the same seeding, to reproduce the paper's Tables 1 and 2.
+
+    Read more in the :ref:`User Guide <gpca>`.
+
+    Parameters
+    ----------
+    n_clusters : int, default=2
+        Number of subspaces :math:`k`.
+
+    subspace_dim : int, default=None
+        Dimension of every subspace, between 1 and ``n_features - 1``; the
+        co-dimension is :math:`r` = ``n_features - subspace_dim``. None means
+        hyperplanes, ``n_features - 1``. The paper's experiments use 2.
+
+    affine : bool, default=False
+        Fit affine subspaces :math:`\\{y : (y - \\mu_j)^T A_j = 0\\}` with
+        offsets :math:`\\mu_j` instead of linear subspaces through the origin.
+        An extension, not in the paper: the group step takes the cluster's
+        weighted mean as offset and the smallest eigenvectors of its centered
+        covariance. Only with ``model='sum_of_min'``.
+
+    model : {'sum_of_min', 'sum_of_product'}, default='sum_of_min'
+        'sum_of_min' is the paper's model (eq. 1.5, Algorithm 5);
+        'sum_of_product' is the baseline (5.1) solved by block coordinate
+        descent (Algorithm 6), which always makes ``max_iter`` sweeps.
+
+    init : {'k-means++', 'uniform', 'random'} or array-like of shape \
+            (n_clusters, n_features, codim), default='k-means++'
+        'k-means++' is the generalized k-means++ seeding (Algorithm 1, the
+        paper's choice for both models); 'uniform' seeds from ``n_clusters``
+        distinct samples drawn uniformly; 'random' draws Haar-random
+        orthonormal bases (and standard Gaussian offsets when ``affine``).
+        An array gives the normal bases (orthonormal columns), followed by the
+        offset as a last column when ``affine``: shape ``(n_clusters,
+        n_features, codim + 1)``.
+
+    n_init : 'auto' or int, default='auto'
+        Number of runs with different seeds; the run of lowest objective is
+        kept. 'auto' means 1 for ``init='k-means++'`` or an array (the paper
+        makes single runs), 10 otherwise.
+
+    max_iter : int, default=50
+        Maximum number of basis updates of 'sum_of_min', number of sweeps of
+        'sum_of_product' (50 in the paper's Table 1, 10 in Table 2).
+
+    tol : float, default=0.0
+        'sum_of_min' stops when the partition is unchanged (the paper's rule)
+        or the objective decreases by at most ``tol`` times its previous
+        value. Ignored by 'sum_of_product'.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the initializations. With the same ``random_state`` both models
+        start from the same bases. Pass an int for reproducible results.
+
+    n_jobs : int, default=None
+        Number of runs (``n_init``) in parallel through joblib. None means 1
+        unless in a :func:`joblib.parallel_backend` context; -1 means all
+        processors.
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n_samples,)
+        Cluster of every training sample: its nearest subspace, ties going to
+        the lowest index. The labels are consecutive from 0: empty clusters
+        are listed after the others.
+
+    normal_bases_ : ndarray of shape (n_clusters, n_features, codim)
+        The orthonormal bases :math:`A_j` of the normal spaces.
+
+    subspace_bases_ : ndarray of shape (n_clusters, n_features, subspace_dim)
+        Orthonormal bases of the subspaces (the orthogonal complements of the
+        normal bases), ordered by decreasing variance of the cluster's samples
+        along them.
+
+    offsets_ : ndarray of shape (n_clusters, n_features)
+        The offsets :math:`\\mu_j`; zeros unless ``affine``.
+
+    inertia_ : float
+        Weighted sum of the squared distances of the training samples to
+        their nearest subspace (either model), as :attr:`score` measures it.
+
+    objective_ : float
+        The fitted model's objective at the final bases: :math:`F` (eq. 1.5,
+        with the half) for 'sum_of_min', so ``inertia_ = 2 *
+        sum(sample_weight) * objective_``; the sum-of-product objective
+        (5.1, no half) for 'sum_of_product'.
+
+    objective_history_ : ndarray of shape (`n_iter_` + 1,)
+        The objective at the initialization and after every update (every
+        sweep for 'sum_of_product') of the kept run.
+
+    n_iter_ : int
+        Number of basis updates (sweeps) of the kept run.
+
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during ``fit``. Defined only when `X`
+        has feature names that are all strings.
+
+    See Also
+    --------
+    skcgm.cluster.SumOfMinKMeans : Sum-of-minimum k-means, clusters around
+        points.
+    sklearn.cluster.SpectralClustering : Graph-based clustering, an
+        alternative for subspaces.
+
+    Notes
+    -----
+    Empty clusters: in 'sum_of_min' an empty cluster takes the sample farthest
+    from its subspace before the update, as :class:`~sklearn.cluster.KMeans`
+    relocates (the paper keeps the empty cluster's basis, eq. 3.7); a cluster
+    still empty at the end is moved after the others so that the labels are
+    consecutive.
+
+    :meth:`transform` returns Euclidean distances to the subspaces,
+    :math:`\\|(y - \\mu_j)^T A_j\\|`, like :meth:`sklearn.cluster.KMeans.transform`
+    for centers; :meth:`score` is minus the weighted sum of squared distances
+    to the nearest subspace, as :meth:`sklearn.cluster.KMeans.score` is minus
+    the inertia. One iteration of 'sum_of_min' costs one block-wise
+    :math:`(N, k r)` product and :math:`O(N d^2)` for the second moments;
+    a sweep of 'sum_of_product' costs :math:`O(k N d^2)`.
+
+    References
+    ----------
+    L. Ding, J. Chen, X. Wang and W. Yin, "Efficient algorithms for
+    sum-of-minimum optimization", ICML 2024.
+
+    Examples
+    --------
+    >>> from sklearn.metrics import adjusted_rand_score
+    >>> from skcgm.cluster import GPCAClusterer
+    >>> from skcgm.datasets import make_union_of_subspaces
+    >>> X, labels, bases = make_union_of_subspaces(
+    ...     n_samples=200, n_features=3, n_clusters=2, subspace_dim=2,
+    ...     random_state=0)
+    >>> model = GPCAClusterer(n_clusters=2, random_state=0).fit(X)
+    >>> model.normal_bases_.shape, model.subspace_bases_.shape
+    ((2, 3, 1), (2, 3, 2))
+    >>> adjusted_rand_score(labels, model.labels_)
+    1.0
+    >>> bool(model.transform(X).min(axis=1).max() < 1e-10)
+    True
+    """
+
+    _parameter_constraints: dict = {
+        "n_clusters": SOLVER_CONSTRAINTS["n_clusters"],
+        "subspace_dim": [Interval(Integral, 1, None, closed="left"), None],
+        "affine": ["boolean"],
+        "model": [StrOptions({"sum_of_min", "sum_of_product"})],
+        "init": [StrOptions({"k-means++", "uniform", "random"}), "array-like"],
+        "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": SOLVER_CONSTRAINTS["tol"],
+        "random_state": SOLVER_CONSTRAINTS["random_state"],
+        "n_jobs": SOLVER_CONSTRAINTS["n_jobs"],
+    }
+
+    def __init__(
+        self,
+        n_clusters=2,
+        *,
+        subspace_dim=None,
+        affine=False,
+        model="sum_of_min",
+        init="k-means++",
+        n_init="auto",
+        max_iter=50,
+        tol=0.0,
+        random_state=None,
+        n_jobs=None,
+    ):
+        self.n_clusters = n_clusters
+        self.subspace_dim = subspace_dim
+        self.affine = affine
+        self.model = model
+        self.init = init
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _validate(self, X, reset):
+        if not reset:
+            check_is_fitted(self)
+        return validate_data(
+            self,
+            X,
+            accept_sparse="csr",
+            dtype=[np.float64, np.float32],
+            accept_large_sparse=False,
+            reset=reset,
+        )
+
+    def _codim(self, n_features):
+        """Co-dimension of the subspaces, after checking ``subspace_dim``."""
+        if n_features < 2:
+            raise ValueError(
+                f"GPCAClusterer needs at least 2 features, got n_features="
+                f"{n_features}: a subspace has a dimension between 1 and "
+                "n_features - 1."
+            )
+        subspace_dim = (
+            n_features - 1 if self.subspace_dim is None else self.subspace_dim
+        )
+        if subspace_dim > n_features - 1:
+            raise ValueError(
+                f"subspace_dim={subspace_dim} must be between 1 and n_features "
+                f"- 1 = {n_features - 1}."
+            )
+        return n_features - subspace_dim
+
+    def _params(self):
+        """The fitted parameters in the layout of :class:`SubspaceLoss`."""
+        if self.affine:
+            return np.concatenate(
+                [self.normal_bases_, self.offsets_[:, :, None]], axis=2
+            )
+        return self.normal_bases_
+
+    def _bind(self, X):
+        return SubspaceLoss(self.normal_bases_.shape[2], self.affine).bind(X)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, sample_weight=None):
+        """Compute the subspace clustering.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training instances. float32 input gives float32 bases.
+
+        y : Ignored
+            Not used, present for API consistency by convention.
+
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the samples in the objective, the seeding
+            and the basis updates. None means unit weights.
+
+        Returns
+        -------
+        self : object
+            Fitted estimator.
+        """
+        X = self._validate(X, reset=True)
+        codim = self._codim(X.shape[1])
+        if self.model == "sum_of_product" and self.affine:
+            raise ValueError(
+                "affine=True is only available with model='sum_of_min'; the "
+                "sum-of-product model (5.1) is defined for linear subspaces."
+            )
+        sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+        problem = SubspaceLoss(codim, self.affine).bind(X)
+        is_array = not isinstance(self.init, str)
+        if is_array and np.shape(self.init) == (
+            self.n_clusters,
+            *problem.param_shape(),
+        ):
+            _check_orthonormal(self.init, codim)
+        n_init = self.n_init
+        if n_init == "auto":
+            n_init = 1 if is_array or self.init == "k-means++" else 10
+
+        if self.model == "sum_of_min":
+            result = _run_sum_of_minimum(
+                problem,
+                self.n_clusters,
+                sample_weight,
+                init=self.init,
+                init_score="gap",
+                solver="exact",
+                learning_rate=None,
+                reclassify_every=1,
+                momentum=0.5,
+                size_change_factor=1.5,
+                empty_cluster="relocate",
+                n_init=n_init,
+                max_iter=self.max_iter,
+                tol=self.tol,
+                random_state=self.random_state,
+                n_jobs=self.n_jobs,
+                verbose=0,
+            )
+            params, labels = result.params, result.labels
+            history, n_iter = result.objective_history, result.n_iter
+            inertia = 2 * result.objective * float(sample_weight.sum())
+        else:
+            params, labels, history, n_iter = self._fit_sum_of_product(
+                problem, sample_weight, n_init
+            )
+            _, _, objective, _ = _assign(problem, params, sample_weight)
+            inertia = 2 * objective * float(sample_weight.sum())
+
+        params, labels = _empty_last(params, labels, self.n_clusters)
+        membership = group_membership(labels, sample_weight, self.n_clusters)
+        counts = np.bincount(labels, weights=sample_weight, minlength=self.n_clusters)
+        statistics = problem.group_statistics(membership)
+        normals = params[..., :codim]
+        self.labels_ = labels
+        self.normal_bases_ = normals
+        self.subspace_bases_ = _principal_complements(
+            normals, statistics, counts, self.affine
+        ).astype(X.dtype, copy=False)
+        self.offsets_ = (
+            params[..., codim]
+            if self.affine
+            else np.zeros((self.n_clusters, X.shape[1]), dtype=X.dtype)
+        )
+        self.inertia_ = inertia
+        self.objective_ = float(history[-1])
+        self.objective_history_ = history
+        self.n_iter_ = n_iter
+        self._n_features_out = self.n_clusters
+        return self
+
+    def _fit_sum_of_product(self, problem, sample_weight, n_init):
+        """Algorithm 6 from the seeding of every run; the run of lowest objective."""
+        _check_n_samples(problem, self.n_clusters)
+        random_state = check_random_state(self.random_state)
+        # The engine's seed protocol, so that both models start from the same
+        # bases under the same random_state.
+        seeds = random_state.randint(np.iinfo(np.int32).max, size=n_init)
+
+        def run(seed):
+            init = _initialize(
+                problem,
+                self.init,
+                self.n_clusters,
+                sample_weight,
+                "gap",
+                np.random.RandomState(seed),
+            )
+            return _sum_of_product(problem.X, init, sample_weight, self.max_iter)
+
+        if n_init == 1:
+            runs = [run(seeds[0])]
+        else:
+            runs = Parallel(n_jobs=self.n_jobs)(delayed(run)(seed) for seed in seeds)
+        params, labels, history, n_iter = min(runs, key=lambda run: run[2][-1])
+        return params.astype(problem.X.dtype, copy=False), labels, history, n_iter
+
+    def predict(self, X):
+        """Predict the nearest subspace of each sample.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            New data.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            Index of the subspace of smallest distance
+            :math:`\\|(y - \\mu_j)^T A_j\\|`, ties going to the lowest index.
+        """
+        X = self._validate(X, reset=False)
+        weights = np.ones(X.shape[0], dtype=X.dtype)
+        labels, _, _, _ = _assign(self._bind(X), self._params(), weights)
+        return labels
+
+    def transform(self, X):
+        """Distance of every sample to every subspace.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            New data.
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_samples, n_clusters)
+            Euclidean distances :math:`\\|(y - \\mu_j)^T A_j\\|` of every sample
+            :math:`y` to every subspace (not the halved squares of the
+            objective).
+        """
+        X = self._validate(X, reset=False)
+        return np.sqrt(2 * self._bind(X).loss_matrix(self._params()))
+
+    def score(self, X, y=None, sample_weight=None):
+        """Opposite of the sum of squared distances to the nearest subspace.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            New data.
+
+        y : Ignored
+            Not used, present for API consistency by convention.
+
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the samples; None means unit weights.
+
+        Returns
+        -------
+        score : float
+            Minus the weighted sum of the squared distances of the samples to
+            their nearest subspace (as :attr:`inertia_` defines it), so that
+            greater is better, as in :meth:`sklearn.cluster.KMeans.score`.
+        """
+        X = self._validate(X, reset=False)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+        _, _, objective, _ = _assign(self._bind(X), self._params(), sample_weight)
+        return -2 * objective * float(sample_weight.sum())
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags

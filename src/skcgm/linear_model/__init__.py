@@ -1,0 +1,5 @@
+"""Regression estimators built on the sum-of-minimum engine."""
+
+from ._mixed_linear import MixedLinearRegressor
+
+__all__ = ["MixedLinearRegressor"]

@@ -1,0 +1,504 @@
+"""Mixed linear regression as a sum-of-minimum problem."""
+
+from functools import partial
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted
+
+from ..optim._mixed_linear_loss import MixedLinearLoss
+from ..optim._sum_of_min import SOLVER_CONSTRAINTS, _assign, _run_sum_of_minimum
+from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
+from ..utils._validation import check_sample_weight
+
+
+def _with_zero_intercepts(params, n_features):
+    """Complete initial coefficients of shape (k, n_features) with zero intercepts."""
+    params = np.asarray(params)
+    if params.ndim == 2 and params.shape[1] == n_features:
+        params = np.hstack([params, np.zeros((params.shape[0], 1), params.dtype)])
+    return params
+
+
+def _call_init(init, X, n_components, random_state):
+    """A user's init callable whose output may leave out the intercepts."""
+    params = init(X, n_components, random_state=random_state)
+    return _with_zero_intercepts(params, X.shape[1])
+
+
+class MixedLinearRegressor(RegressorMixin, BaseEstimator):
+    """Mixture of linear regressions by sum-of-minimum optimization.
+
+    Fits :math:`k` linear models to data :math:`(a_i, b_i)` each of which
+    follows one of them, by minimizing the l2-regularized mixed linear
+    regression objective of Ding, Chen, Wang and Yin (eq. 1.1 with the
+    losses of section 5.2 and Appendix E.2)
+
+    .. math::
+
+        F(x_1, \\dots, x_k) = \\frac{1}{\\sum_i w_i} \\sum_{i=1}^N w_i
+        \\min_{1 \\le j \\le k} \\Big\\{ \\tfrac{1}{2} (a_i^\\top x_j - b_i)^2
+        + \\tfrac{\\alpha}{2} \\|x_j\\|^2 \\Big\\},
+
+    the penalty inside the minimum, once per sample. The coefficients are
+    seeded by the generalized k-means++ (Algorithms 1 and 4), every seed being
+    the minimizer :math:`x_i^* = b_i a_i / (\\|a_i\\|^2 + \\alpha)` of one
+    sample's loss, then refined by Lloyd's algorithm for mixed linear
+    regression (Algorithm 7): assign every sample to the component of
+    smallest loss (eq. 3.6), then replace every component by the ridge fit of
+    its samples (eq. E.2),
+
+    .. math::
+
+        x_j = \\Big(\\sum_{i \\in C_j} w_i a_i a_i^\\top
+        + \\alpha W_j I\\Big)^{-1} \\sum_{i \\in C_j} w_i b_i a_i,
+        \\qquad W_j = \\sum_{i \\in C_j} w_i,
+
+    that is ``Ridge(alpha=alpha * len(C_j), fit_intercept=False)`` on the
+    component's samples with unit weights. A component left without samples
+    keeps its coefficients (Algorithm 7, line 12).
+
+    Read more in the :ref:`User Guide <mixed_linear_regression>`.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Number of linear models :math:`k`.
+
+    alpha : float, default=0.01
+        The penalty :math:`\\alpha > 0` (the paper's :math:`\\lambda`; its
+        experiments use 0.01). It makes every per-sample loss strongly convex,
+        its minimizer unique and the component update a well-posed ridge; use
+        a tiny value (1e-8, say) for the unregularized problem (1.3).
+
+    fit_intercept : bool, default=False
+        Whether every component has an intercept, not penalized. The paper's
+        model has none. With an intercept a single sample is fitted at no
+        cost by the intercept alone (:math:`x_i^* = (0, b_i)`,
+        :math:`f_i^* = 0`), and the component update is
+        ``Ridge(alpha=alpha * len(C_j), fit_intercept=True)``. The seeds of
+        'k-means++' and 'uniform' are then constant predictors, which spread
+        the intercepts only: on noiseless two-line data single runs from them
+        miss the planted lines about four times as often as from
+        ``init='random'``. Prefer ``init='random'`` (10 runs by default), or
+        append a column of ones to ``X`` with ``fit_intercept=False``, which
+        penalizes the intercept like the coefficients and keeps the seeds
+        informative.
+
+    init : {'k-means++', 'uniform', 'random'}, callable or array-like of \
+            shape (n_components, n_features), default='k-means++'
+        'k-means++' is the generalized k-means++ seeding, one sample per
+        round; 'uniform' takes the minimizers :math:`x_i^*` of
+        ``n_components`` distinct samples drawn uniformly; 'random' draws the
+        coefficients (and intercepts) from a standard Gaussian, the paper's
+        random initialization (section 5.2). A callable is called as
+        ``init(X, n_components, random_state=random_state)`` and returns an
+        array like the array form. With ``fit_intercept=True`` an array of
+        shape ``(n_components, n_features + 1)`` gives the intercepts in its
+        last column; an array of shape ``(n_components, n_features)`` starts
+        them at zero.
+
+    init_score : {'gap', 'gradient'}, default='gradient'
+        Score of the 'k-means++' seeding: the optimality gap
+        :math:`f_i(x) - f_i^*` (Algorithm 1, eq. 3.2) or the squared gradient
+        norm :math:`\\|\\nabla f_i(x)\\|^2` (Algorithm 4, eq. 3.5). The
+        default is the authors' experiment code for Table 3, which uses the
+        gradient-norm score although the paper's text names Algorithm 1
+        (erratum 4 of the project's note on the paper).
+
+    solver : {'exact', 'gd', 'momentum'}, default='exact'
+        'exact' is Algorithm 7, the ridge update of every component; 'gd'
+        takes one gradient step of size :math:`1/L`,
+        :math:`L = \\max_i \\|a_i\\|^2 + \\alpha`, per iteration (Algorithm 2,
+        Theorem 4.6); 'momentum' is Algorithm 3 with the engine's defaults
+        (:func:`skcgm.optim.sum_of_minimum`: momentum 0.5, size-change factor
+        1.5, step :math:`0.5/L`).
+
+    n_init : 'auto' or int, default='auto'
+        Number of runs with different seeds; the run of lowest objective is
+        kept. 'auto' means 1 for ``init='k-means++'`` or an array, 10
+        otherwise. The paper's Table 3 uses single runs.
+
+    max_iter : int, default=300
+        Maximum number of coefficient updates in a run (the paper does not
+        state one; the authors' code allows 10000).
+
+    tol : float, default=1e-4
+        Stop when the objective decreases by at most ``tol`` times its
+        previous value; 'exact' also stops when the partition repeats, the
+        paper's rule, which is the only one with ``tol=0``.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the initializations (and the visiting order of 'momentum').
+        Pass an int for reproducible results; the result does not depend on
+        ``n_jobs``.
+
+    n_jobs : int, default=None
+        Number of runs (``n_init``) in parallel through joblib. None means 1
+        unless in a :func:`joblib.parallel_backend` context; -1 means all
+        processors.
+
+    verbose : int, default=0
+        Print the objective at every iteration.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_components, n_features)
+        The coefficients :math:`x_j` of the components, in the dtype of the
+        training data.
+
+    intercept_ : ndarray of shape (n_components,)
+        The intercepts; zeros when ``fit_intercept=False``.
+
+    weights_ : ndarray of shape (n_components,)
+        Proportion of the (weighted) training samples assigned to every
+        component, :math:`W_j / \\sum_i w_i` (:math:`|C_j| / N` with unit
+        weights).
+
+    labels_ : ndarray of shape (n_samples,)
+        Component of every training sample: the one of smallest loss
+        :math:`f_i(x_j)`, penalty included, ties going to the lowest index
+        (eq. 3.6). :meth:`assign` applies the same rule to new data.
+
+    objective_ : float
+        The objective :math:`F` at the final coefficients, penalty included,
+        normalized as in the paper (the weighted mean over samples).
+
+    objective_history_ : ndarray of shape (`n_iter_` + 1,)
+        :math:`F` at the initialization and after every update of the kept
+        run.
+
+    n_iter_ : int
+        Number of coefficient updates of the kept run (the paper's iteration
+        count of Table 3 when ``tol=0``).
+
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during ``fit``. Defined only when `X`
+        has feature names that are all strings.
+
+    See Also
+    --------
+    sklearn.linear_model.Ridge : A single regularized linear model, the
+        component update.
+    skcgm.datasets.make_mixed_linear_regression : The paper's data.
+    skcgm.optim.sum_of_minimum : The solver behind this estimator.
+
+    Notes
+    -----
+    In the paper's model the component of a sample is drawn independently of
+    its input, so it can only be recovered from the residual, which needs the
+    target: :meth:`assign` does so for labelled data, while :meth:`predict`
+    returns the mixture mean :math:`\\sum_j \\pi_j (a^\\top x_j + c_j)`, the
+    prediction of least expected squared error when the component is not
+    observed. :meth:`score` is scikit-learn's :math:`R^2` of that mean, which
+    stays low on data whose components differ much, however well they are
+    recovered. To select models (``n_components``, ``alpha``) prefer the
+    paper's oracle error :meth:`min_loss` (Table 5), the mean over samples of
+    :math:`\\min_j \\frac{1}{2}(a_i^\\top x_j + c_j - b_i)^2`, lower being
+    better, e.g. with ``scoring=lambda model, X, y: -model.min_loss(X, y)``.
+
+    Sparse input is not supported. An iteration costs one
+    ``(n_samples, n_components)`` evaluation of the losses and
+    :math:`O(N d^2 + k d^3)` for the ridge updates.
+
+    References
+    ----------
+    L. Ding, J. Chen, X. Wang and W. Yin, "Efficient algorithms for
+    sum-of-minimum optimization", ICML 2024.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.datasets import make_mixed_linear_regression
+    >>> from skcgm.linear_model import MixedLinearRegressor
+    >>> X, y, coef, labels = make_mixed_linear_regression(
+    ...     n_samples=200, n_features=2, n_components=2, noise=0.0, random_state=0)
+    >>> model = MixedLinearRegressor(alpha=1e-8, random_state=0).fit(X, y)
+    >>> model.coef_[np.argsort(model.coef_[:, 0])].round(4)
+    array([[0.9787, 2.2409],
+           [1.7641, 0.4002]])
+    >>> coef[np.argsort(coef[:, 0])].round(4)
+    array([[0.9787, 2.2409],
+           [1.7641, 0.4002]])
+    >>> model.min_loss(X, y) < 1e-12
+    True
+    """
+
+    _parameter_constraints: dict = {
+        **{
+            key: SOLVER_CONSTRAINTS[key]
+            for key in (
+                "init",
+                "init_score",
+                "solver",
+                "tol",
+                "random_state",
+                "n_jobs",
+                "verbose",
+            )
+        },
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "fit_intercept": ["boolean"],
+        "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        n_components=2,
+        *,
+        alpha=0.01,
+        fit_intercept=False,
+        init="k-means++",
+        init_score="gradient",
+        solver="exact",
+        n_init="auto",
+        max_iter=300,
+        tol=1e-4,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
+        self.n_components = n_components
+        self.alpha = alpha
+        self.fit_intercept = fit_intercept
+        self.init = init
+        self.init_score = init_score
+        self.solver = solver
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _bind(self, X, y):
+        """The per-sample losses bound to ``(X, y)``."""
+        loss = MixedLinearLoss(alpha=self.alpha, fit_intercept=self.fit_intercept)
+        return loss.bind(X, y)
+
+    def _params(self):
+        """The fitted parameters in the loss family's layout."""
+        if self.fit_intercept:
+            return np.hstack([self.coef_, self.intercept_[:, None]])
+        return self.coef_
+
+    def _validate(self, X, y=None):
+        """Validate new data against the fitted estimator."""
+        check_is_fitted(self)
+        if y is None:
+            return validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+        X, y = validate_data(
+            self, X, y, dtype=[np.float64, np.float32], y_numeric=True, reset=False
+        )
+        return X, y.astype(X.dtype, copy=False)
+
+    def _resolve_init(self, n_features):
+        """The ``init`` argument of the engine, intercepts completed."""
+        init = self.init
+        if isinstance(init, str) or not self.fit_intercept:
+            return init
+        if callable(init):
+            return partial(_call_init, init)
+        return _with_zero_intercepts(init, n_features)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the mixture of linear regressions.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs :math:`a_i`. Float32 input gives float32
+            coefficients.
+
+        y : array-like of shape (n_samples,)
+            Targets :math:`b_i`.
+
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the samples in the objective, the seeding
+            and the ridge updates. None means unit weights.
+
+        Returns
+        -------
+        self : object
+            Fitted estimator.
+        """
+        X, y = validate_data(
+            self, X, y, dtype=[np.float64, np.float32], y_numeric=True, reset=True
+        )
+        y = y.astype(X.dtype, copy=False)
+        if X.shape[0] < self.n_components:
+            raise ValueError(
+                f"n_samples={X.shape[0]} should be >= n_components={self.n_components}."
+            )
+        sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+        problem = self._bind(X, y)
+        if self.n_init == "auto":
+            is_array = not isinstance(self.init, str) and not callable(self.init)
+            n_init = 1 if is_array or self.init == "k-means++" else 10
+        else:
+            n_init = self.n_init
+        result = _run_sum_of_minimum(
+            problem,
+            self.n_components,
+            sample_weight,
+            init=self._resolve_init(X.shape[1]),
+            init_score=self.init_score,
+            solver=self.solver,
+            learning_rate=None,
+            reclassify_every=1,
+            momentum=0.5,
+            size_change_factor=1.5,
+            empty_cluster="keep",
+            n_init=n_init,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            random_state=self.random_state,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+        )
+        n_features = X.shape[1]
+        self.coef_ = np.ascontiguousarray(result.params[:, :n_features])
+        if self.fit_intercept:
+            self.intercept_ = result.params[:, n_features].copy()
+        else:
+            self.intercept_ = np.zeros(self.n_components, dtype=X.dtype)
+        weights = np.bincount(
+            result.labels, weights=sample_weight, minlength=self.n_components
+        )
+        self.weights_ = weights / weights.sum()
+        self.labels_ = result.labels
+        self.objective_ = result.objective
+        self.objective_history_ = result.objective_history
+        self.n_iter_ = result.n_iter
+        return self
+
+    def predict_components(self, X):
+        """Predict with every component.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        y_components : ndarray of shape (n_samples, n_components)
+            :math:`a^\\top x_j + c_j` for every sample and component.
+        """
+        X = self._validate(X)
+        return X @ self.coef_.T + self.intercept_
+
+    def predict(self, X):
+        """Predict the mixture mean.
+
+        :math:`\\sum_j \\pi_j (a^\\top x_j + c_j)`, :math:`\\pi_j` the
+        component proportions :attr:`weights_`. In the paper's model the
+        component is independent of the input, so this is the point
+        prediction of least expected squared error when the component is not
+        observed. Use :meth:`predict_components` for every component's
+        prediction and :meth:`assign` to find the component of labelled data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            The mixture mean of the predictions.
+        """
+        return self.predict_components(X) @ self.weights_.astype(self.coef_.dtype)
+
+    def assign(self, X, y):
+        """Find the component of every labelled sample.
+
+        The component of smallest loss :math:`\\frac{1}{2}(a^\\top x_j + c_j -
+        b)^2 + \\frac{\\alpha}{2}\\|x_j\\|^2`, ties going to the lowest index:
+        the reclassification rule (eq. 3.6) that gives :attr:`labels_`, so
+        ``assign(X_train, y_train)`` equals ``labels_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        y : array-like of shape (n_samples,)
+            Targets.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            Index of the component of every sample.
+        """
+        X, y = self._validate(X, y)
+        weights = np.ones(X.shape[0], dtype=X.dtype)
+        labels, _, _, _ = _assign(self._bind(X, y), self._params(), weights)
+        return labels
+
+    def min_loss(self, X, y, sample_weight=None):
+        """Oracle error: the mean smallest squared residual over components.
+
+        .. math::
+
+            \\frac{1}{\\sum_i w_i} \\sum_i w_i \\min_j \\tfrac{1}{2}
+            (a_i^\\top x_j + c_j - b_i)^2,
+
+        without the penalty: the test error of the paper's Table 5, where the
+        component of a sample is revealed by its target. Lower is better; it
+        is the metric to select models with, rather than :meth:`score`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        y : array-like of shape (n_samples,)
+            Targets.
+
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the samples; None means unit weights.
+
+        Returns
+        -------
+        loss : float
+            The weighted mean of the smallest half squared residuals.
+        """
+        X, y = self._validate(X, y)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        residuals = X @ self.coef_.T + self.intercept_ - y[:, None]
+        smallest = 0.5 * np.min(residuals * residuals, axis=1)
+        return float(smallest @ sample_weight / sample_weight.sum())
+
+    def score(self, X, y, sample_weight=None):
+        """Return the coefficient of determination of the mixture mean.
+
+        scikit-learn's :math:`R^2` of :meth:`predict`, kept for compatibility
+        with its tools. It measures the mixture mean, not the recovered
+        components, and stays low on well-fitted data whose components differ
+        much: select models with :meth:`min_loss`, the paper's metric.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        y : array-like of shape (n_samples,)
+            Targets.
+
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the samples.
+
+        Returns
+        -------
+        score : float
+            :math:`R^2` of ``self.predict(X)`` with respect to ``y``.
+        """
+        return super().score(X, y, sample_weight=sample_weight)

@@ -1,0 +1,330 @@
+"""Tests of MixedLinearRegressor (Algorithm 7 of the sum-of-minimum paper).
+
+Oracles: the planted coefficients of noiseless data, scikit-learn's ``Ridge``
+on the fitted components (eq. E.2), the objective and rules written out here
+from ``notes/004_sum_of_min.md`` (sections 2.11, 3.2 and 5.3).
+"""
+
+from itertools import permutations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.linear_model import Ridge
+from sklearn.metrics import r2_score
+
+from skcgm.datasets import make_mixed_linear_regression
+from skcgm.linear_model import MixedLinearRegressor, _mixed_linear
+
+
+def _match(fitted, truth):
+    """Largest error between ``fitted`` and ``truth``, best row permutation."""
+    return min(
+        np.abs(fitted[list(order)] - truth).max()
+        for order in permutations(range(truth.shape[0]))
+    )
+
+
+def _regularized_losses(X, y, coef, intercept, alpha):
+    """``f_i(x_j) = 1/2 (a_i^T x_j + c_j - b_i)^2 + alpha/2 ||x_j||^2``."""
+    residuals = X @ coef.T + intercept - y[:, None]
+    return 0.5 * residuals**2 + 0.5 * alpha * (coef**2).sum(axis=1)
+
+
+def test_recovers_planted_lines(global_random_seed):
+    X, y, coef, _ = make_mixed_linear_regression(
+        n_samples=200,
+        n_features=4,
+        n_components=2,
+        noise=0.0,
+        random_state=global_random_seed,
+    )
+    model = MixedLinearRegressor(
+        n_components=2, alpha=1e-10, n_init=5, random_state=global_random_seed
+    ).fit(X, y)
+    assert _match(model.coef_, coef) < 1e-6
+    assert_array_equal(model.intercept_, 0)
+    assert model.min_loss(X, y) < 1e-12
+
+
+def test_recovers_planted_lines_with_intercepts(global_random_seed):
+    # The seeds of 'k-means++' are constant predictors x_i* = (0, b_i) with an
+    # intercept (see the docstring), so the Gaussian init is the robust one.
+    X, y, coef, labels = make_mixed_linear_regression(
+        n_samples=200,
+        n_features=3,
+        n_components=2,
+        noise=0.0,
+        random_state=global_random_seed,
+    )
+    intercept = np.array([-1.5, 2.0])
+    y = y + intercept[labels]
+    model = MixedLinearRegressor(
+        alpha=1e-10,
+        fit_intercept=True,
+        init="random",
+        n_init=5,
+        random_state=global_random_seed,
+    ).fit(X, y)
+    truth = np.hstack([coef, intercept[:, None]])
+    assert _match(np.hstack([model.coef_, model.intercept_[:, None]]), truth) < 1e-6
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_components_are_ridge_fits_of_their_samples(global_random_seed, fit_intercept):
+    # At convergence by the partition rule (tol=0), every component is the
+    # ridge solution (E.2) on its samples: Ridge(alpha=alpha * |C_j|).
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=300, n_features=3, n_components=3, random_state=global_random_seed
+    )
+    alpha = 0.01
+    model = MixedLinearRegressor(
+        n_components=3,
+        alpha=alpha,
+        fit_intercept=fit_intercept,
+        tol=0,
+        random_state=global_random_seed,
+    ).fit(X, y)
+    for j in range(3):
+        members = model.labels_ == j
+        ridge = Ridge(alpha=alpha * members.sum(), fit_intercept=fit_intercept)
+        ridge.fit(X[members], y[members])
+        assert_allclose(model.coef_[j], ridge.coef_, rtol=1e-8, atol=1e-10)
+        assert_allclose(model.intercept_[j], ridge.intercept_, atol=1e-10)
+
+
+@pytest.mark.parametrize("init", ["k-means++", "uniform", "random"])
+@pytest.mark.parametrize("init_score", ["gap", "gradient"])
+def test_objective_never_increases(global_random_seed, init, init_score):
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=300, n_features=4, n_components=4, random_state=global_random_seed
+    )
+    model = MixedLinearRegressor(
+        n_components=4,
+        init=init,
+        init_score=init_score,
+        n_init=1,
+        tol=0,
+        random_state=global_random_seed,
+    ).fit(X, y)
+    history = model.objective_history_
+    assert history.shape == (model.n_iter_ + 1,)
+    assert np.all(np.diff(history) <= 1e-12 * history[:-1])
+    # The objective is the paper's: mean of the smallest regularized losses.
+    losses = _regularized_losses(X, y, model.coef_, model.intercept_, model.alpha)
+    assert_allclose(model.objective_, losses.min(axis=1).mean(), rtol=1e-12)
+    assert_allclose(history[-1], model.objective_)
+
+
+def test_labels_weights_predict_and_assign(global_random_seed):
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=200, n_features=3, n_components=3, random_state=global_random_seed
+    )
+    model = MixedLinearRegressor(
+        n_components=3, alpha=0.5, fit_intercept=True, random_state=0
+    ).fit(X, y)
+    losses = _regularized_losses(X, y, model.coef_, model.intercept_, 0.5)
+    assert_array_equal(model.labels_, losses.argmin(axis=1))
+    assert_allclose(model.weights_, np.bincount(model.labels_, minlength=3) / 200)
+    # New data: assign is the argmin of the regularized loss (eq. 3.6).
+    X_new, y_new, _, _ = make_mixed_linear_regression(
+        n_samples=50, n_features=3, n_components=3, random_state=1
+    )
+    expected = _regularized_losses(
+        X_new, y_new, model.coef_, model.intercept_, 0.5
+    ).argmin(axis=1)
+    assert_array_equal(model.assign(X_new, y_new), expected)
+    assert_array_equal(model.assign(X, y), model.labels_)
+    components = X_new @ model.coef_.T + model.intercept_
+    assert_allclose(model.predict_components(X_new), components, rtol=1e-12)
+    assert_allclose(model.predict(X_new), components @ model.weights_, rtol=1e-12)
+    assert model.score(X_new, y_new) == pytest.approx(
+        r2_score(y_new, components @ model.weights_)
+    )
+    oracle = 0.5 * ((components - y_new[:, None]) ** 2).min(axis=1)
+    assert model.min_loss(X_new, y_new) == pytest.approx(oracle.mean(), rel=1e-12)
+    weights = np.arange(50.0)
+    assert model.min_loss(X_new, y_new, sample_weight=weights) == pytest.approx(
+        oracle @ weights / weights.sum(), rel=1e-12
+    )
+
+
+def test_assign_finds_planted_components():
+    X, y, coef, labels = make_mixed_linear_regression(
+        n_samples=300, n_features=4, n_components=2, noise=0.0, random_state=0
+    )
+    model = MixedLinearRegressor(alpha=1e-10, n_init=5, random_state=0).fit(X, y)
+    order = np.argmin(np.abs(model.coef_[:, None] - coef[None]).sum(axis=2), axis=1)
+    rng = np.random.RandomState(1)
+    X_new, labels_new = rng.standard_normal((100, 4)), rng.randint(2, size=100)
+    y_new = np.einsum("ij,ij->i", X_new, coef[labels_new])
+    assert_array_equal(order[model.assign(X_new, y_new)], labels_new)
+    assert_array_equal(order[model.labels_], labels)
+
+
+def test_single_component_is_ridge_on_all_data():
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=80, n_features=3, n_components=2, random_state=0
+    )
+    weights = np.random.RandomState(0).uniform(0.1, 2, size=80)
+    model = MixedLinearRegressor(n_components=1, alpha=0.1, random_state=0)
+    model.fit(X, y, sample_weight=weights)
+    ridge = Ridge(alpha=0.1 * weights.sum(), fit_intercept=False)
+    ridge.fit(X, y, sample_weight=weights)
+    assert_allclose(model.coef_[0], ridge.coef_, rtol=1e-10)
+    assert_allclose(model.weights_, [1.0])
+    assert_allclose(model.predict(X), ridge.predict(X), rtol=1e-10)
+
+
+def test_integer_weights_equal_repeated_samples():
+    # With a deterministic init the weighted objective, partition and ridge
+    # updates equal those of the repeated data.
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=60, n_features=3, n_components=2, random_state=0
+    )
+    repeats = np.random.RandomState(1).randint(1, 4, size=60)
+    init = np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 1.0]])
+    weighted = MixedLinearRegressor(init=init).fit(X, y, sample_weight=repeats)
+    repeated = MixedLinearRegressor(init=init).fit(
+        np.repeat(X, repeats, axis=0), np.repeat(y, repeats)
+    )
+    assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-10)
+    assert_allclose(weighted.weights_, repeated.weights_, rtol=1e-12)
+    assert weighted.objective_ == pytest.approx(repeated.objective_, rel=1e-10)
+
+
+def test_init_arrays_with_intercepts():
+    X, y, coef, labels = make_mixed_linear_regression(
+        n_samples=100, n_features=2, n_components=2, noise=0.0, random_state=0
+    )
+    y = y + np.array([1.0, -1.0])[labels]
+    truth = np.hstack([coef, [[1.0], [-1.0]]])
+    near = truth + 0.05
+    full = MixedLinearRegressor(alpha=1e-10, fit_intercept=True, init=near).fit(X, y)
+    assert_allclose(np.hstack([full.coef_, full.intercept_[:, None]]), truth, atol=1e-6)
+    # Coefficients alone: the intercepts start at zero.
+    short = MixedLinearRegressor(fit_intercept=True, init=coef, max_iter=1).fit(X, y)
+    first = MixedLinearRegressor(
+        fit_intercept=True, init=np.hstack([coef, np.zeros((2, 1))]), max_iter=1
+    ).fit(X, y)
+    assert_allclose(short.coef_, first.coef_)
+
+    def callable_init(X, n_components, random_state):
+        return coef
+
+    called = MixedLinearRegressor(fit_intercept=True, init=callable_init, max_iter=1)
+    assert_allclose(called.fit(X, y).coef_, first.coef_)
+
+
+def test_gd_stays_at_the_exact_fixed_point():
+    # Algorithm 2 started at the fixed point of Algorithm 7: the group
+    # gradients vanish, so the coefficients do not move.
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=200, n_features=3, n_components=3, random_state=0
+    )
+    exact = MixedLinearRegressor(n_components=3, tol=0, random_state=0).fit(X, y)
+    for solver in ("gd", "momentum"):
+        moved = MixedLinearRegressor(
+            n_components=3, solver=solver, init=exact.coef_, max_iter=20
+        ).fit(X, y)
+        assert_allclose(moved.coef_, exact.coef_, atol=1e-10)
+
+
+def test_empty_component_keeps_its_coefficients():
+    # Algorithm 7, line 12: a component that serves no sample stays put.
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=50, n_features=2, n_components=1, noise=0.0, random_state=0
+    )
+    far = np.array([[0.1, 0.1], [100.0, -100.0]])
+    model = MixedLinearRegressor(init=far).fit(X, y)
+    assert_array_equal(model.coef_[1], far[1])
+    assert_allclose(model.weights_, [1.0, 0.0])
+    assert_allclose(model.predict(X), X @ model.coef_[0])
+
+
+def test_n_init_auto(monkeypatch):
+    seen = []
+    run = _mixed_linear._run_sum_of_minimum
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["n_init"])
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(_mixed_linear, "_run_sum_of_minimum", spy)
+    X, y, coef, _ = make_mixed_linear_regression(
+        n_samples=30, n_features=2, n_components=2, random_state=0
+    )
+    for init in ("k-means++", coef, "uniform", "random"):
+        MixedLinearRegressor(init=init, max_iter=2, random_state=0).fit(X, y)
+    MixedLinearRegressor(init="random", n_init=3, max_iter=2).fit(X, y)
+    assert seen == [1, 1, 10, 10, 3]
+
+
+def test_defaults_follow_the_paper():
+    params = MixedLinearRegressor().get_params()
+    assert params["alpha"] == 0.01
+    assert params["init_score"] == "gradient"  # the authors' code, erratum 4
+    assert params["fit_intercept"] is False
+
+
+def test_float32_kept(global_dtype):
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=100, n_features=3, n_components=2, random_state=0
+    )
+    model = MixedLinearRegressor(random_state=0).fit(
+        X.astype(global_dtype), y.astype(global_dtype)
+    )
+    assert model.coef_.dtype == global_dtype
+    assert model.intercept_.dtype == global_dtype
+    assert model.predict(X.astype(global_dtype)).dtype == global_dtype
+    reference = MixedLinearRegressor(random_state=0).fit(X, y)
+    assert_allclose(model.coef_, reference.coef_, rtol=1e-4, atol=1e-5)
+
+
+def test_sparse_input_refused(csr_container):
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=20, n_features=3, n_components=2, random_state=0
+    )
+    with pytest.raises(TypeError, match="(?i)sparse"):
+        MixedLinearRegressor().fit(csr_container(X), y)
+    model = MixedLinearRegressor(random_state=0).fit(X, y)
+    for method in (model.predict, model.predict_components):
+        with pytest.raises(TypeError, match="(?i)sparse"):
+            method(csr_container(X))
+    with pytest.raises(TypeError, match="(?i)sparse"):
+        model.assign(csr_container(X), y)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        (dict(alpha=0.0), "alpha"),
+        (dict(alpha=-1.0), "alpha"),
+        (dict(n_components=0), "n_components"),
+        (dict(init="k-means"), "init"),
+        (dict(init_score="grad"), "init_score"),
+        (dict(solver="lbfgs"), "solver"),
+        (dict(n_init=0), "n_init"),
+        (dict(max_iter=0), "max_iter"),
+        (dict(fit_intercept="yes"), "fit_intercept"),
+    ],
+)
+def test_bad_parameters_raise(params, match):
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=20, n_features=3, n_components=2, random_state=0
+    )
+    with pytest.raises(ValueError, match=match):
+        MixedLinearRegressor(**params).fit(X, y)
+
+
+def test_bad_data_raise():
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=20, n_features=3, n_components=2, random_state=0
+    )
+    with pytest.raises(ValueError, match="n_samples=2 should be >= n_components=3"):
+        MixedLinearRegressor(n_components=3).fit(X[:2], y[:2])
+    with pytest.raises(ValueError, match="shape"):
+        MixedLinearRegressor(init=np.zeros((2, 5))).fit(X, y)
+    model = MixedLinearRegressor(random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="3 features"):
+        model.predict(X[:, :2])

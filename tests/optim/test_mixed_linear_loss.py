@@ -1,0 +1,310 @@
+"""Tests of the mixed linear regression loss family of the sum-of-minimum engine.
+
+Every expected value comes from an independent oracle: the closed forms of
+section 1.3b of ``notes/004_sum_of_min.md`` written out here, brute force
+(``scipy.optimize.minimize``), finite differences, or scikit-learn's ``Ridge``.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy.optimize import minimize
+from sklearn.linear_model import Ridge
+
+from skcgm.optim import generalized_kmeans_plusplus, sum_of_minimum
+from skcgm.optim._mixed_linear_loss import MixedLinearLoss
+from skcgm.optim._sum_of_min_losses import group_membership
+
+
+def _data(seed, n_samples=30, n_features=3, dtype=np.float64):
+    rng = np.random.RandomState(seed)
+    X = rng.standard_normal((n_samples, n_features)).astype(dtype)
+    y = rng.standard_normal(n_samples).astype(dtype)
+    return X, y
+
+
+def _loss(X, y, x, alpha, fit_intercept):
+    """``f_i(x)`` of every sample, written from the definition."""
+    coef, intercept = (x[:-1], x[-1]) if fit_intercept else (x, 0.0)
+    residuals = X @ coef + intercept - y
+    return 0.5 * residuals**2 + 0.5 * alpha * coef @ coef
+
+
+def _width(X, fit_intercept):
+    return X.shape[1] + fit_intercept
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_sample_minimizers_closed_form_and_brute_force(
+    global_random_seed, fit_intercept
+):
+    X, y = _data(global_random_seed, n_samples=6)
+    alpha = 0.3
+    loss = MixedLinearLoss(alpha=alpha, fit_intercept=fit_intercept).bind(X, y)
+    minimizers = loss.sample_minimizers(np.arange(6), None)
+    min_values = loss.sample_min_values()
+    sq_norms = (X**2).sum(axis=1)
+    if fit_intercept:
+        closed_x = np.hstack([np.zeros_like(X), y[:, None]])
+        closed_f = np.zeros(6)
+    else:
+        closed_x = (y / (sq_norms + alpha))[:, None] * X
+        closed_f = alpha * y**2 / (2 * (sq_norms + alpha))
+    assert_allclose(minimizers, closed_x, atol=1e-14)
+    assert_allclose(min_values, closed_f, atol=1e-14)
+    for i in range(6):
+        result = minimize(
+            lambda x, i=i: _loss(X[i : i + 1], y[i : i + 1], x, alpha, fit_intercept)[
+                0
+            ],
+            np.ones(_width(X, fit_intercept)),
+            method="BFGS",
+            options={"gtol": 1e-10},
+        )
+        # Finite-difference BFGS: x to about 1e-8 / mu, mu the smallest
+        # eigenvalue of the Hessian (small along the intercept).
+        assert_allclose(minimizers[i], result.x, atol=1e-5)
+        assert_allclose(min_values[i], result.fun, atol=1e-10)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_losses_match_definition(global_random_seed, fit_intercept):
+    X, y = _data(global_random_seed)
+    alpha = 0.2
+    loss = MixedLinearLoss(alpha=alpha, fit_intercept=fit_intercept).bind(X, y)
+    params = np.random.RandomState(0).standard_normal((4, _width(X, fit_intercept)))
+    expected = np.column_stack([_loss(X, y, x, alpha, fit_intercept) for x in params])
+    assert loss.param_shape() == (_width(X, fit_intercept),)
+    assert_allclose(loss.loss_matrix(params), expected, rtol=1e-12)
+    assert_allclose(loss.loss_matrix(params, slice(5, 9)), expected[5:9], rtol=1e-12)
+    assert_allclose(loss.loss_vector(params[1]), expected[:, 1], rtol=1e-12)
+    gaps = expected[:, 1] - loss.sample_min_values()
+    assert_allclose(loss.gap_vector(params[1]), gaps, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_gradient_matches_finite_differences(global_random_seed, fit_intercept):
+    X, y = _data(global_random_seed)
+    alpha = 0.2
+    loss = MixedLinearLoss(alpha=alpha, fit_intercept=fit_intercept).bind(X, y)
+    x = np.random.RandomState(1).standard_normal(_width(X, fit_intercept))
+    # Central differences of every f_i, coordinate by coordinate (exact up to
+    # rounding for a quadratic).
+    step = 1e-5
+    gradients = np.column_stack(
+        [
+            (
+                _loss(X, y, x + step * e, alpha, fit_intercept)
+                - _loss(X, y, x - step * e, alpha, fit_intercept)
+            )
+            / (2 * step)
+            for e in np.eye(x.size)
+        ]
+    )
+    assert_allclose(loss.grad_sq_norm_vector(x), (gradients**2).sum(axis=1), rtol=1e-7)
+    # And the closed form (a^T x - b) a + alpha x of the note.
+    coef, intercept = (x[:-1], x[-1]) if fit_intercept else (x, 0.0)
+    residuals = X @ coef + intercept - y
+    closed = residuals[:, None] * X + alpha * coef
+    if fit_intercept:
+        closed = np.hstack([closed, residuals[:, None]])
+    assert_allclose(gradients, closed, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_group_gradient_matches_finite_differences(global_random_seed, fit_intercept):
+    X, y = _data(global_random_seed)
+    alpha = 0.2
+    loss = MixedLinearLoss(alpha=alpha, fit_intercept=fit_intercept).bind(X, y)
+    rng = np.random.RandomState(2)
+    labels = rng.randint(2, size=X.shape[0])  # group 2 stays empty
+    weights = rng.uniform(0.5, 2, size=X.shape[0])
+    stats = loss.group_statistics(group_membership(labels, weights, 3))
+    counts = np.bincount(labels, weights=weights, minlength=3)
+    params = rng.standard_normal((3, _width(X, fit_intercept)))
+    gradients = loss.group_gradient(params, stats, counts)
+
+    def group_objective(j, x):
+        members = labels == j
+        values = _loss(X[members], y[members], x, alpha, fit_intercept)
+        return values @ weights[members] / weights[members].sum()
+
+    step = 1e-5
+    for j in range(2):
+        expected = [
+            (
+                group_objective(j, params[j] + step * e)
+                - group_objective(j, params[j] - step * e)
+            )
+            / (2 * step)
+            for e in np.eye(params.shape[1])
+        ]
+        assert_allclose(gradients[j], expected, rtol=1e-7, atol=1e-9)
+    assert_array_equal(gradients[2], 0)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_group_minimizer_is_ridge(global_random_seed, fit_intercept):
+    # (E.2): Ridge(alpha=alpha * |C_j|) on every group, weighted with
+    # sample_weight and alpha * W_j; an empty group keeps its parameter.
+    X, y = _data(global_random_seed, n_samples=40)
+    alpha = 0.05
+    loss = MixedLinearLoss(alpha=alpha, fit_intercept=fit_intercept).bind(X, y)
+    rng = np.random.RandomState(3)
+    labels = rng.randint(3, size=X.shape[0])
+    labels[labels == 2] = 0  # group 2 is empty
+    params = rng.standard_normal((3, _width(X, fit_intercept)))
+    for weights in (np.ones(X.shape[0]), rng.uniform(0.1, 3, size=X.shape[0])):
+        stats = loss.group_statistics(group_membership(labels, weights, 3))
+        counts = np.bincount(labels, weights=weights, minlength=3)
+        new = loss.group_minimizer(params, stats, counts)
+        for j in range(2):
+            members = labels == j
+            ridge = Ridge(
+                alpha=alpha * weights[members].sum(), fit_intercept=fit_intercept
+            )
+            ridge.fit(X[members], y[members], sample_weight=weights[members])
+            expected = (
+                np.append(ridge.coef_, ridge.intercept_)
+                if fit_intercept
+                else ridge.coef_
+            )
+            assert_allclose(new[j], expected, rtol=1e-9, atol=1e-12)
+        assert_array_equal(new[2], params[2])
+        # Stationary: the group gradient vanishes at the group minimizer.
+        assert_allclose(loss.group_gradient(new, stats, counts), 0, atol=1e-12)
+
+
+def test_group_minimizer_unit_weights_is_ridge_alpha_times_size():
+    # The statement of the issue: Ridge(alpha=lambda*|C|, fit_intercept=False).
+    X, y = _data(0, n_samples=25)
+    loss = MixedLinearLoss(alpha=0.01).bind(X, y)
+    labels = np.arange(25) % 2
+    stats = loss.group_statistics(group_membership(labels, np.ones(25), 2))
+    new = loss.group_minimizer(np.zeros((2, 3)), stats, np.array([13.0, 12.0]))
+    for j, size in enumerate([13, 12]):
+        ridge = Ridge(alpha=0.01 * size, fit_intercept=False)
+        ridge.fit(X[labels == j], y[labels == j])
+        assert_allclose(new[j], ridge.coef_, rtol=1e-10)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_group_statistics_add_up_over_blocks(fit_intercept):
+    X, y = _data(4, n_samples=20)
+    loss = MixedLinearLoss(fit_intercept=fit_intercept).bind(X, y)
+    rng = np.random.RandomState(0)
+    labels, weights = rng.randint(3, size=20), rng.uniform(size=20)
+    whole = loss.group_statistics(group_membership(labels, weights, 3))
+    parts = [
+        loss.group_statistics(group_membership(labels[rows], weights[rows], 3), rows)
+        for rows in (slice(0, 7), slice(7, 20))
+    ]
+    for full, first, second in zip(whole, *parts):
+        assert_allclose(full, first + second, rtol=1e-12)
+    # Dense membership matrices are accepted too.
+    dense = group_membership(labels, weights, 3).toarray()
+    for full, other in zip(whole, loss.group_statistics(dense)):
+        assert_allclose(full, other, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_own_minimizer_has_exactly_zero_gap_and_gradient(fit_intercept):
+    # The seeding's D^2 weights of a chosen sample (and of its duplicates) must
+    # be exactly zero, not rounding noise.
+    X, y = _data(5, n_samples=10)
+    X, y = np.vstack([X, X[:3]]), np.concatenate([y, y[:3]])
+    loss = MixedLinearLoss(alpha=0.01, fit_intercept=fit_intercept).bind(X, y)
+    for i in range(3):
+        x = loss.sample_minimizers([i], None)[0]
+        for scores in (loss.gap_vector(x), loss.grad_sq_norm_vector(x)):
+            assert scores[i] == 0 and scores[10 + i] == 0
+            assert np.all(np.delete(scores, [i, 10 + i]) > 0)
+
+
+@pytest.mark.parametrize("init_score", ["gap", "gradient"])
+def test_seeding_never_repeats_a_sample(global_random_seed, init_score):
+    # With as many clusters as samples, every sample is drawn exactly once.
+    X, y = _data(global_random_seed, n_samples=6)
+    _, indices = generalized_kmeans_plusplus(
+        X,
+        6,
+        y=y,
+        loss=MixedLinearLoss(),
+        init_score=init_score,
+        random_state=global_random_seed,
+    )
+    assert sorted(indices) == list(range(6))
+
+
+def test_lipschitz_bounds_every_hessian():
+    X, y = _data(6)
+    alpha = 0.1
+    for fit_intercept in (False, True):
+        loss = MixedLinearLoss(alpha=alpha, fit_intercept=fit_intercept).bind(X, y)
+        design = np.hstack([X, np.ones((30, 1))]) if fit_intercept else X
+        penalty = alpha * np.diag([1.0] * X.shape[1] + [0.0] * fit_intercept)
+        largest = max(np.linalg.eigvalsh(np.outer(z, z) + penalty)[-1] for z in design)
+        assert loss.lipschitz() >= largest - 1e-12
+        if not fit_intercept:
+            # max ||a_i||^2 + alpha is attained (eigenvalue along a_i).
+            assert_allclose(loss.lipschitz(), largest, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_random_params_standard_gaussian(fit_intercept):
+    X, y = _data(0)
+    loss = MixedLinearLoss(fit_intercept=fit_intercept).bind(X, y)
+    params = loss.random_params(4000, np.random.RandomState(0), np.float32)
+    assert params.shape == (4000, _width(X, fit_intercept))
+    assert params.dtype == np.float32
+    assert abs(params.mean()) < 0.05 and abs(params.std() - 1) < 0.05
+
+
+def test_float32_kept(global_dtype):
+    X, y = _data(0, dtype=global_dtype)
+    loss = MixedLinearLoss().bind(X, y)
+    params = loss.sample_minimizers([0, 1], None)
+    assert params.dtype == global_dtype
+    assert loss.loss_matrix(params).dtype == global_dtype
+    assert loss.gap_vector(params[0]).dtype == global_dtype
+    assert loss.grad_sq_norm_vector(params[0]).dtype == global_dtype
+    result = sum_of_minimum(X, 2, y=y, loss=MixedLinearLoss(), random_state=0)
+    assert result.params.dtype == global_dtype
+
+
+def test_engine_solvers_agree_on_planted_data():
+    # Noiseless two-line data: every solver of the engine reaches the planted
+    # coefficients (up to the ridge shrinkage of a tiny alpha).
+    rng = np.random.RandomState(0)
+    coef = rng.standard_normal((2, 3))
+    X = rng.standard_normal((150, 3))
+    y = np.einsum("ij,ij->i", X, coef[np.arange(150) % 2])
+    for solver, max_iter in (("exact", 100), ("gd", 3000)):
+        result = sum_of_minimum(
+            X,
+            2,
+            y=y,
+            loss=MixedLinearLoss(alpha=1e-10),
+            init=coef + 0.1,
+            solver=solver,
+            tol=0,
+            max_iter=max_iter,
+        )
+        assert_allclose(result.params, coef, atol=1e-6)
+
+
+def test_bind_refuses_bad_input():
+    X, y = _data(0)
+    with pytest.raises(TypeError, match="sparse"):
+        MixedLinearLoss().bind(sp.csr_matrix(X), y)
+    with pytest.raises(ValueError, match="targets y"):
+        MixedLinearLoss().bind(X)
+    with pytest.raises(ValueError, match="alpha must be positive"):
+        MixedLinearLoss(alpha=0).bind(X, y)
+    with pytest.raises(ValueError, match="samples"):
+        MixedLinearLoss().bind(X, y[:-1])
+    # The instance itself stays unbound.
+    loss = MixedLinearLoss()
+    loss.bind(X, y)
+    assert not hasattr(loss, "X")
