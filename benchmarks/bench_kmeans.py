@@ -23,20 +23,19 @@ Usage::
 """
 
 import argparse
-import json
-import os
-import platform
-import time
 import tracemalloc
 
 import numpy as np
-import scipy
-import sklearn
+from _common import (
+    best_time,
+    format_table,
+    machine_caption,
+    machine_info,
+    write_json,
+)
 from sklearn.cluster import KMeans, kmeans_plusplus
 from sklearn.datasets import load_digits, make_blobs
-from threadpoolctl import threadpool_info
 
-import skcgm
 from skcgm.cluster import SumOfMinKMeans
 from skcgm.optim import generalized_kmeans_plusplus
 
@@ -64,15 +63,6 @@ def _datasets(n_samples):
         yield f"blobs {n_samples}x32 std={cluster_std:g}", X.astype(np.float64), 32
     X, _ = load_digits(return_X_y=True)
     yield "digits 1797x64", X.astype(np.float64), 10
-
-
-def _best_time(func, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = func()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def _peak_memory(func):
@@ -103,16 +93,16 @@ def _bench(X, n_clusters, repeats):
             algorithm="lloyd",
         ).fit(X)
 
-    ours_time, ours_model = _best_time(ours, repeats)
-    theirs_time, theirs_model = _best_time(theirs, repeats)
+    ours_time, ours_model = best_time(ours, repeats)
+    theirs_time, theirs_model = best_time(theirs, repeats)
     ours_memory = _peak_memory(ours)
     theirs_memory = _peak_memory(theirs)
 
-    seed_ours_time, (_, seed_ours) = _best_time(
+    seed_ours_time, (_, seed_ours) = best_time(
         lambda: generalized_kmeans_plusplus(X, n_clusters, random_state=SEED),
         repeats,
     )
-    seed_theirs_time, (_, seed_theirs) = _best_time(
+    seed_theirs_time, (_, seed_theirs) = best_time(
         lambda: kmeans_plusplus(X, n_clusters, n_local_trials=1, random_state=SEED),
         repeats,
     )
@@ -175,46 +165,6 @@ ROWS = (
 )
 
 
-def _format(value, fmt):
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return format(value, fmt)
-
-
-def _table(results, repeats):
-    names = list(results)
-    header = ["measure", *names]
-    lines = [[label.replace("best of R", f"best of {repeats}")] for _, label, _ in ROWS]
-    for name in names:
-        for line, (key, _, fmt) in zip(lines, ROWS):
-            line.append(_format(results[name][key], fmt))
-    widths = [max(len(row[i]) for row in [header, *lines]) for i in range(len(header))]
-
-    def render(row):
-        cells = [row[0].ljust(widths[0])]
-        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
-        return "  ".join(cells)
-
-    rule = "  ".join("-" * width for width in widths)
-    return "\n".join([render(header), rule, *map(render, lines)])
-
-
-def _machine():
-    return {
-        "cpu_count": os.cpu_count(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "scipy": scipy.__version__,
-        "scikit-learn": sklearn.__version__,
-        "skcgm": skcgm.__version__,
-        "threadpools": [
-            {key: pool.get(key) for key in ("internal_api", "num_threads", "version")}
-            for pool in threadpool_info()
-        ],
-    }
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="PATH", help="also write the results here")
@@ -229,25 +179,19 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
 
-    machine = _machine()
+    machine = machine_info()
     results = {}
     for name, X, n_clusters in _datasets(args.n_samples):
         print(f"[bench_kmeans] {name}, k={n_clusters} ...", flush=True)
         results[name] = _bench(X, n_clusters, args.repeats)
 
-    pools = ", ".join(
-        f"{pool['internal_api']} {pool['num_threads']} threads"
-        for pool in machine["threadpools"]
-    )
     print(
         f"\nSumOfMinKMeans vs KMeans(algorithm='lloyd'): same kmeans_plusplus "
         f"initial centers (random_state={SEED}), n_init=1, tol=0, "
         f"max_iter={MAX_ITER}, both run to convergence.\n"
-        f"{machine['cpu_count']} cores ({pools}); python {machine['python']}, "
-        f"numpy {machine['numpy']}, scipy {machine['scipy']}, scikit-learn "
-        f"{machine['scikit-learn']}, skcgm {machine['skcgm']}.\n"
+        f"{machine_caption(machine)}\n"
     )
-    print(_table(results, args.repeats))
+    print(format_table(results, ROWS, args.repeats))
     if args.json:
         config = {
             "repeats": args.repeats,
@@ -259,13 +203,7 @@ def main(argv=None):
                 "peak_memory_ratio": TARGET_MEMORY_RATIO,
             },
         }
-        with open(args.json, "w") as f:
-            json.dump(
-                {"machine": machine, "config": config, "results": results},
-                f,
-                indent=2,
-                default=lambda value: value.item(),
-            )
+        write_json(args.json, machine, config, results)
         print(f"\nwrote {args.json}")
     return 0
 

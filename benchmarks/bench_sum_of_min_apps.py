@@ -25,36 +25,25 @@ Usage::
 """
 
 import argparse
-import json
-import os
-import platform
-import time
 
 import numpy as np
-import scipy
-import sklearn
+from _common import (
+    best_time,
+    format_table,
+    machine_caption,
+    machine_info,
+    write_json,
+)
 from scipy.optimize import linear_sum_assignment
 from sklearn.cluster import SpectralClustering
-from threadpoolctl import threadpool_info
 
-import skcgm
-from skcgm.cluster._gpca import GPCAClusterer
+from skcgm.cluster import GPCAClusterer
 from skcgm.datasets import make_mixed_linear_regression, make_union_of_subspaces
-from skcgm.experiments._em_baseline import fit_em_mixed_linear
-from skcgm.experiments._gpca_tables import best_matching_accuracy
+from skcgm.experiments import best_matching_accuracy, fit_em_mixed_linear
 from skcgm.linear_model import MixedLinearRegressor
 
 SEED = 0
 N_SAMPLES = 1000
-
-
-def _best_time(func, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = func()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def _coef_error(true_coef, coef):
@@ -80,8 +69,8 @@ def _bench_mixed_linear(repeats):
     def em():
         return fit_em_mixed_linear(X, y, n_components, random_state=SEED)
 
-    ours_time, model = _best_time(ours, repeats)
-    em_time, result = _best_time(em, repeats)
+    ours_time, model = best_time(ours, repeats)
+    em_time, result = best_time(em, repeats)
     return {
         "data": f"make_mixed_linear_regression({N_SAMPLES}, {n_features}, "
         f"{n_components}, noise=0.01)",
@@ -114,8 +103,8 @@ def _bench_gpca(repeats):
             n_clusters, affinity="nearest_neighbors", random_state=SEED
         ).fit(X)
 
-    ours_time, model = _best_time(ours, repeats)
-    peer_time, peer = _best_time(spectral, repeats)
+    ours_time, model = best_time(ours, repeats)
+    peer_time, peer = best_time(spectral, repeats)
     return {
         "data": f"make_union_of_subspaces({N_SAMPLES}, {n_features}, "
         f"{n_clusters}, subspace_dim=2)",
@@ -151,46 +140,6 @@ ROWS = (
 )
 
 
-def _format(value, fmt):
-    if value is None:
-        return "—"
-    return format(value, fmt)
-
-
-def _table(results, repeats):
-    names = list(results)
-    header = ["measure", *names]
-    lines = [[label.replace("best of R", f"best of {repeats}")] for _, label, _ in ROWS]
-    for name in names:
-        for line, (key, _, fmt) in zip(lines, ROWS):
-            line.append(_format(results[name][key], fmt))
-    widths = [max(len(row[i]) for row in [header, *lines]) for i in range(len(header))]
-
-    def render(row):
-        cells = [row[0].ljust(widths[0])]
-        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
-        return "  ".join(cells)
-
-    rule = "  ".join("-" * width for width in widths)
-    return "\n".join([render(header), rule, *map(render, lines)])
-
-
-def _machine():
-    return {
-        "cpu_count": os.cpu_count(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "scipy": scipy.__version__,
-        "scikit-learn": sklearn.__version__,
-        "skcgm": skcgm.__version__,
-        "threadpools": [
-            {key: pool.get(key) for key in ("internal_api", "num_threads", "version")}
-            for pool in threadpool_info()
-        ],
-    }
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="PATH", help="also write the results here")
@@ -199,7 +148,7 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
 
-    machine = _machine()
+    machine = machine_info()
     results = {}
     for name, bench in (
         ("mixed linear regression", _bench_mixed_linear),
@@ -208,29 +157,17 @@ def main(argv=None):
         print(f"[bench_sum_of_min_apps] {name} ...", flush=True)
         results[name] = bench(args.repeats)
 
-    pools = ", ".join(
-        f"{pool['internal_api']} {pool['num_threads']} threads"
-        for pool in machine["threadpools"]
-    )
     print(
         f"\nOne fit each, same data and random_state={SEED}; quality: coef. "
         "error = mean ||coef_j - true_j|| under the best matching, oracle "
         "residual = mean min_j 1/2 (y - x coef_j)^2 on the training data, "
         "accuracy = best matching of labels to true subspaces.\n"
-        f"{machine['cpu_count']} cores ({pools}); python {machine['python']}, "
-        f"numpy {machine['numpy']}, scipy {machine['scipy']}, scikit-learn "
-        f"{machine['scikit-learn']}, skcgm {machine['skcgm']}.\n"
+        f"{machine_caption(machine)}\n"
     )
-    print(_table(results, args.repeats))
+    print(format_table(results, ROWS, args.repeats))
     if args.json:
         config = {"repeats": args.repeats, "seed": SEED, "n_samples": N_SAMPLES}
-        with open(args.json, "w") as f:
-            json.dump(
-                {"machine": machine, "config": config, "results": results},
-                f,
-                indent=2,
-                default=lambda value: value.item(),
-            )
+        write_json(args.json, machine, config, results)
         print(f"\nwrote {args.json}")
     return 0
 

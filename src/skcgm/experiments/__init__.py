@@ -13,7 +13,20 @@ from ._compare import (
     plot_compare,
     run_compare,
 )
+from ._em_baseline import MixedLinearEMResult, fit_em_mixed_linear
+from ._gpca_tables import (
+    best_matching_accuracy,
+    plot_gpca_table,
+    run_gpca_table1,
+    run_gpca_table2,
+)
 from ._kmeans_seeding import plot_kmeans_seeding, run_kmeans_seeding, theorem_4_1_bound
+from ._mlr_table import (
+    plot_mlr_table3,
+    regularized_objective,
+    run_failed,
+    run_mlr_table3,
+)
 from ._registry import EXPERIMENTS, Experiment, get_experiment
 from ._result import Column, ExperimentResult, format_table
 
@@ -26,11 +39,21 @@ __all__ = [
     "Experiment",
     "ExperimentResult",
     "Metric",
+    "MixedLinearEMResult",
+    "best_matching_accuracy",
+    "fit_em_mixed_linear",
     "format_table",
     "get_experiment",
     "plot_compare",
+    "plot_gpca_table",
     "plot_kmeans_seeding",
+    "plot_mlr_table3",
+    "regularized_objective",
     "run_compare",
+    "run_failed",
+    "run_gpca_table1",
+    "run_gpca_table2",
     "run_kmeans_seeding",
+    "run_mlr_table3",
     "theorem_4_1_bound",
 ]
