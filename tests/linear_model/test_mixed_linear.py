@@ -14,7 +14,7 @@ from sklearn.linear_model import Ridge
 from sklearn.metrics import r2_score
 
 from skcgm.datasets import make_mixed_linear_regression
-from skcgm.linear_model import MixedLinearRegressor, _mixed_linear
+from skcgm.linear_model import MixedLinearRegressor
 
 
 def _match(fitted, truth):
@@ -243,21 +243,27 @@ def test_empty_component_keeps_its_coefficients():
 
 
 def test_n_init_auto(monkeypatch):
-    seen = []
-    run = _mixed_linear._run_sum_of_minimum
+    # Count the engine's runs per fit: 'auto' is 1 for k-means++ and an array,
+    # 10 for uniform and random, as in KMeans.
+    from skcgm.optim import _sum_of_min
+
+    calls = []
+    single_run = _sum_of_min._single_run
 
     def spy(*args, **kwargs):
-        seen.append(kwargs["n_init"])
-        return run(*args, **kwargs)
+        calls[-1] += 1
+        return single_run(*args, **kwargs)
 
-    monkeypatch.setattr(_mixed_linear, "_run_sum_of_minimum", spy)
+    monkeypatch.setattr(_sum_of_min, "_single_run", spy)
     X, y, coef, _ = make_mixed_linear_regression(
         n_samples=30, n_features=2, n_components=2, random_state=0
     )
     for init in ("k-means++", coef, "uniform", "random"):
+        calls.append(0)
         MixedLinearRegressor(init=init, max_iter=2, random_state=0).fit(X, y)
+    calls.append(0)
     MixedLinearRegressor(init="random", n_init=3, max_iter=2).fit(X, y)
-    assert seen == [1, 1, 10, 10, 3]
+    assert calls == [1, 1, 10, 10, 3]
 
 
 def test_defaults_follow_the_paper():

@@ -19,6 +19,7 @@ from ..optim._sum_of_min import (
     _assign,
     _check_n_samples,
     _initialize,
+    _resolve_n_init,
     _run_sum_of_minimum,
 )
 from ..optim._sum_of_min_losses import group_membership
@@ -363,9 +364,7 @@ class GPCAClusterer(
             *problem.param_shape(),
         ):
             _check_orthonormal(self.init, codim)
-        n_init = self.n_init
-        if n_init == "auto":
-            n_init = 1 if is_array or self.init == "k-means++" else 10
+        n_init = _resolve_n_init(self.n_init, self.init)
 
         if self.model == "sum_of_min":
             result = _run_sum_of_minimum(
@@ -375,17 +374,11 @@ class GPCAClusterer(
                 init=self.init,
                 init_score="gap",
                 solver="exact",
-                learning_rate=None,
-                reclassify_every=1,
-                momentum=0.5,
-                size_change_factor=1.5,
-                empty_cluster="relocate",
                 n_init=n_init,
                 max_iter=self.max_iter,
                 tol=self.tol,
                 random_state=self.random_state,
                 n_jobs=self.n_jobs,
-                verbose=0,
             )
             params, labels = result.params, result.labels
             history, n_iter = result.objective_history, result.n_iter

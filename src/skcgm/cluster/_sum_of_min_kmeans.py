@@ -284,11 +284,6 @@ class SumOfMinKMeans(
         X = self._validate(X, reset=True)
         sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
         problem = self._bind(X)
-        if self.n_init == "auto":
-            is_array = not isinstance(self.init, str) and not callable(self.init)
-            n_init = 1 if is_array or self.init == "k-means++" else 10
-        else:
-            n_init = self.n_init
         result = _run_sum_of_minimum(
             problem,
             self.n_clusters,
@@ -301,7 +296,7 @@ class SumOfMinKMeans(
             momentum=self.momentum,
             size_change_factor=self.size_change_factor,
             empty_cluster=self.empty_cluster,
-            n_init=n_init,
+            n_init=self.n_init,
             max_iter=self.max_iter,
             tol=self.tol,
             random_state=self.random_state,

@@ -339,11 +339,6 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
             )
         sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
         problem = self._bind(X, y)
-        if self.n_init == "auto":
-            is_array = not isinstance(self.init, str) and not callable(self.init)
-            n_init = 1 if is_array or self.init == "k-means++" else 10
-        else:
-            n_init = self.n_init
         result = _run_sum_of_minimum(
             problem,
             self.n_components,
@@ -351,12 +346,8 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
             init=self._resolve_init(X.shape[1]),
             init_score=self.init_score,
             solver=self.solver,
-            learning_rate=None,
-            reclassify_every=1,
-            momentum=0.5,
-            size_change_factor=1.5,
             empty_cluster="keep",
-            n_init=n_init,
+            n_init=self.n_init,
             max_iter=self.max_iter,
             tol=self.tol,
             random_state=self.random_state,

@@ -642,6 +642,18 @@ def _check_solver_options(
     return scale / problem.lipschitz()
 
 
+def _resolve_n_init(n_init, init):
+    """'auto' means one run for k-means++ or given parameters, else 10.
+
+    As :class:`sklearn.cluster.KMeans`: seeded or given starts are good
+    enough alone, uniform and random ones are not.
+    """
+    if n_init != "auto":
+        return n_init
+    given = not isinstance(init, str) and not callable(init)
+    return 1 if given or init == "k-means++" else 10
+
+
 def _run_sum_of_minimum(
     problem,
     n_clusters,
@@ -650,19 +662,25 @@ def _run_sum_of_minimum(
     init,
     init_score,
     solver,
-    learning_rate,
-    reclassify_every,
-    momentum,
-    size_change_factor,
-    empty_cluster,
     n_init,
     max_iter,
     tol,
     random_state,
     n_jobs,
-    verbose,
+    learning_rate=None,
+    reclassify_every=1,
+    momentum=0.5,
+    size_change_factor=1.5,
+    empty_cluster="relocate",
+    verbose=0,
 ):
-    """Validated core of :func:`sum_of_minimum` shared with the estimators."""
+    """Validated core of :func:`sum_of_minimum` shared with the estimators.
+
+    The solver options an estimator does not expose take the defaults of
+    :func:`sum_of_minimum`; ``n_init`` may be 'auto' (see
+    :func:`_resolve_n_init`).
+    """
+    n_init = _resolve_n_init(n_init, init)
     _check_n_samples(problem, n_clusters)
     learning_rate = _check_solver_options(
         problem, solver, init, init_score, learning_rate, momentum, size_change_factor
