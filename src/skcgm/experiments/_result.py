@@ -149,7 +149,14 @@ class ExperimentResult:
         a      1.00 ± 0.50
         bb    12.25 ±    —
         """
-        return format_table(self.rows, self.columns, self.caption, width=width)
+        blocks = _blocks_by_columns(self.rows, self.columns)
+        if len(blocks) <= 1:
+            return format_table(self.rows, self.columns, self.caption, width=width)
+        # Rows measured on different columns (a comparison's clustering and
+        # regression families) get a table each, so no column is all dashes.
+        parts = ["\n".join(textwrap.wrap(self.caption, width=width))]
+        parts += [format_table(rows, columns) for rows, columns in blocks]
+        return "\n\n".join(part for part in parts if part)
 
 
 def format_table(rows, columns, caption="", *, width=100):
@@ -190,6 +197,34 @@ def format_table(rows, columns, caption="", *, width=100):
         )
         lines.append(line.rstrip())
     return "\n".join(lines)
+
+
+def _present(row, column):
+    value = row.get(column.key)
+    return value is not None and not (isinstance(value, Real) and np.isnan(value))
+
+
+def _blocks_by_columns(rows, columns):
+    """Consecutive rows sharing their set of measured columns, with those columns.
+
+    Grouping columns are kept in every block; the others are kept where the
+    block measures them.
+    """
+    blocks = []
+    for row in rows:
+        measured = tuple(
+            column.key
+            for column in columns
+            if not column.group and _present(row, column)
+        )
+        if blocks and blocks[-1][0] == measured:
+            blocks[-1][1].append(row)
+        else:
+            blocks.append((measured, [row]))
+    return [
+        (block_rows, [c for c in columns if c.group or c.key in measured])
+        for measured, block_rows in blocks
+    ]
 
 
 def _column_cells(rows, column):
