@@ -35,6 +35,7 @@ _DOCUMENTED_MODULES = (
     "skcgm.datasets",
     "skcgm.experiments",
     "skcgm.optim",
+    "skcgm.oracles",
     "skcgm.utils.discovery",
 )
 

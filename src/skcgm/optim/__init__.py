@@ -1,22 +1,25 @@
 """Solvers: arrays in, result objects out.
 
 The sum-of-minimum engine (generalized k-means++ seeding, generalized and
-momentum Lloyd), its per-sample loss families, and the sum-of-product GPCA
-baseline.
+momentum Lloyd), its per-sample loss families, the sum-of-product GPCA
+baseline, and the Frank-Wolfe driver over a linear minimization oracle.
 """
 
+from ._frank_wolfe import FrankWolfeResult, frank_wolfe
 from ._gpca import SubspaceLoss, sum_of_product_gpca
 from ._mixed_linear_loss import MixedLinearLoss
 from ._sum_of_min import SumOfMinResult, generalized_kmeans_plusplus, sum_of_minimum
 from ._sum_of_min_losses import KLDivergenceLoss, SquaredEuclideanLoss, SumOfMinLoss
 
 __all__ = [
+    "FrankWolfeResult",
     "KLDivergenceLoss",
     "MixedLinearLoss",
     "SquaredEuclideanLoss",
     "SubspaceLoss",
     "SumOfMinLoss",
     "SumOfMinResult",
+    "frank_wolfe",
     "generalized_kmeans_plusplus",
     "sum_of_product_gpca",
     "sum_of_minimum",

@@ -1,0 +1,670 @@
+"""Maximum-inner-product search (MIPS) over a fixed set of atoms.
+
+The Frank-Wolfe direction search over the convex hull of a finite set
+:math:`S = \\{a_1, \\dots, a_n\\}` is a maximum-inner-product search: the
+linear minimization oracle for a gradient :math:`g` is
+
+.. math::
+
+    \\arg\\min_{s \\in S} \\langle g, s \\rangle
+    = \\arg\\max_{1 \\le i \\le n} \\langle -g, a_i \\rangle,
+
+so one index built once over the atoms answers every iteration (Sections
+2.3 and 2.10 of the note on "MaxIP data structures for conditional gradient
+methods"). Two indexes share one interface:
+
+- :class:`ExactMIPS` scans all atoms with chunked BLAS products;
+- :class:`LSHMIPS` hashes the atoms, padded onto the unit sphere
+  (Neyshabur and Srebro's Simple-LSH), with sign random projections
+  (SimHash), and only re-ranks the atoms that share a bucket with the query.
+
+Both return ``argmax_i <q, a_i>`` together with the number of candidates
+whose inner product was computed, the cost measure of the paper. The
+transforms of the paper's Section 4.2 (eqs. 1-3), which turn the direction
+search into a MIPS on the unit sphere, are the functions
+:func:`fw_query_transform`, :func:`fw_atom_transform`,
+:func:`sphere_pad_atoms` and :func:`sphere_pad_query`.
+"""
+
+import inspect
+from numbers import Integral
+
+import numpy as np
+from sklearn.exceptions import NotFittedError
+from sklearn.utils import check_array, check_random_state
+
+__all__ = [
+    "ExactMIPS",
+    "LSHMIPS",
+    "fw_atom_transform",
+    "fw_query_transform",
+    "sphere_pad_atoms",
+    "sphere_pad_query",
+]
+
+# Elements of one block of the (n_queries, n_atoms) score matrix: 2**20
+# float64 values are 8 MiB, large enough for BLAS, small enough for memory.
+_BLOCK_ELEMENTS = 2**20
+# Queries scored together by one matrix product.
+_QUERY_CHUNK = 1024
+# Codes are packed into int64.
+_MAX_BITS = 62
+
+
+def _check_int(owner, name, value, low, high=None):
+    """Raise a ValueError naming ``name`` unless ``low <= value <= high``."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, Integral)
+        or value < low
+        or (high is not None and value > high)
+    ):
+        bounds = f"in [{low}, {high}]" if high is not None else f">= {low}"
+        raise ValueError(
+            f"The '{name}' parameter of {owner} must be an int {bounds}; got {value!r}."
+        )
+
+
+def _check_atoms(atoms):
+    """Validate ``atoms`` as a finite dense 2-D float array."""
+    return check_array(
+        atoms,
+        dtype=[np.float64, np.float32],
+        accept_sparse=False,
+        input_name="atoms",
+    )
+
+
+class _BaseMIPS:
+    """Hyper-parameter handling shared by the MIPS indexes.
+
+    The indexes are not estimators (they would not pass scikit-learn's
+    estimator checks), but they follow its conventions: ``__init__`` only
+    stores its arguments, :meth:`get_params` makes them clonable with
+    :func:`sklearn.base.clone`, and the fitted state lives in attributes
+    ending in ``_``.
+    """
+
+    @classmethod
+    def _param_names(cls):
+        signature = inspect.signature(cls.__init__)
+        return sorted(p for p in signature.parameters if p != "self")
+
+    def get_params(self, deep=True):
+        """Get the hyper-parameters of this index.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Unused; present for compatibility with scikit-learn.
+
+        Returns
+        -------
+        params : dict
+            Parameter names mapped to their values.
+        """
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        """Set the hyper-parameters of this index.
+
+        Parameters
+        ----------
+        **params : dict
+            Parameter names mapped to their new values.
+
+        Returns
+        -------
+        self : object
+            The index, unfitted state untouched.
+        """
+        valid = self._param_names()
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(
+                    f"Invalid parameter {name!r} for {type(self).__name__}; "
+                    f"valid parameters are {valid}."
+                )
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    def _validate_hyperparameters(self):
+        """Check the hyper-parameters; subclasses override."""
+
+    def _fit_atoms(self, atoms):
+        self._validate_hyperparameters()
+        atoms = _check_atoms(atoms)
+        self.atoms_ = atoms
+        self.n_atoms_, self.n_features_in_ = atoms.shape
+        return atoms
+
+    def _check_is_fitted(self):
+        # sklearn's check_is_fitted needs estimator tags, which an index
+        # (not an estimator) does not have.
+        if not hasattr(self, "atoms_"):
+            raise NotFittedError(
+                f"This {type(self).__name__} instance is not fitted yet. Call "
+                "'fit' with the atoms before querying it."
+            )
+
+    def _check_query(self, q):
+        self._check_is_fitted()
+        q = check_array(q, dtype=self.atoms_.dtype, ensure_2d=False, input_name="q")
+        if q.shape != (self.n_features_in_,):
+            raise ValueError(
+                f"q must be a 1-D array of shape (n_features,) = "
+                f"({self.n_features_in_},); got shape {q.shape}."
+            )
+        return q
+
+    def _check_queries(self, Q):
+        self._check_is_fitted()
+        Q = check_array(Q, dtype=self.atoms_.dtype, input_name="Q")
+        if Q.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"Q must have n_features={self.n_features_in_} columns, as the "
+                f"atoms the index was fitted on; got {Q.shape[1]}."
+            )
+        return Q
+
+    def query(self, q):
+        """Find the atom of largest inner product with one query.
+
+        Parameters
+        ----------
+        q : array-like of shape (n_features,)
+            The query vector.
+
+        Returns
+        -------
+        index : int
+            Index of the atom returned, :math:`\\arg\\max_i \\langle q, a_i
+            \\rangle` for an exact index, ties broken towards the lowest
+            index.
+        score : float
+            Its inner product :math:`\\langle q, a_{index} \\rangle`.
+        n_scored : int
+            Number of atoms whose inner product with ``q`` was computed.
+        """
+        q = self._check_query(q)
+        indices, scores, n_scored = self._query_batch(q[np.newaxis, :])
+        return int(indices[0]), float(scores[0]), int(n_scored[0])
+
+    def query_batch(self, Q):
+        """Find the atom of largest inner product with each of many queries.
+
+        Parameters
+        ----------
+        Q : array-like of shape (n_queries, n_features)
+            The query vectors, one per row.
+
+        Returns
+        -------
+        indices : ndarray of shape (n_queries,)
+            Index of the atom returned for every query (see :meth:`query`).
+        scores : ndarray of shape (n_queries,)
+            Inner products of the queries with their atoms, in the dtype of
+            the atoms.
+        n_scored : ndarray of shape (n_queries,)
+            Number of atoms scored for every query.
+        """
+        Q = self._check_queries(Q)
+        return self._query_batch(Q)
+
+
+def _exact_argmax(atoms, Q, block_size=None):
+    """Chunked ``argmax`` of ``Q @ atoms.T`` along the atoms.
+
+    Blocks of atoms are visited in increasing order and a later block only
+    replaces the running maximum when strictly larger, so ties go to the
+    lowest index, as with :func:`numpy.argmax`.
+    """
+    n_atoms = atoms.shape[0]
+    n_queries = Q.shape[0]
+    indices = np.zeros(n_queries, dtype=np.int64)
+    scores = np.empty(n_queries, dtype=atoms.dtype)
+    for q_start in range(0, n_queries, _QUERY_CHUNK):
+        q_stop = min(q_start + _QUERY_CHUNK, n_queries)
+        Qc = Q[q_start:q_stop]
+        step = block_size or max(1, _BLOCK_ELEMENTS // Qc.shape[0])
+        best = np.full(Qc.shape[0], -np.inf, dtype=atoms.dtype)
+        best_idx = np.zeros(Qc.shape[0], dtype=np.int64)
+        for start in range(0, n_atoms, step):
+            block = Qc @ atoms[start : start + step].T
+            local = np.argmax(block, axis=1)
+            values = block[np.arange(block.shape[0]), local]
+            better = values > best
+            best[better] = values[better]
+            best_idx[better] = local[better] + start
+        indices[q_start:q_stop] = best_idx
+        scores[q_start:q_stop] = best
+    return indices, scores
+
+
+class ExactMIPS(_BaseMIPS):
+    """Exact maximum-inner-product search by a chunked scan of all atoms.
+
+    Computes :math:`\\arg\\max_{1 \\le i \\le n} \\langle q, a_i \\rangle` with
+    matrix products over blocks of atoms, so memory stays bounded for many
+    atoms and many queries. Every query scores all :math:`n` atoms
+    (``n_scored = n``), the linear cost the LSH index of :class:`LSHMIPS`
+    avoids. Ties go to the lowest index, as with :func:`numpy.argmax`.
+
+    Parameters
+    ----------
+    block_size : int, default=None
+        Number of atoms scored by one matrix product. None picks it so that
+        a block of scores holds about :math:`2^{20}` values.
+
+    Attributes
+    ----------
+    atoms_ : ndarray of shape (n_atoms, n_features)
+        The atoms, float64 or float32 as given.
+    n_atoms_ : int
+        Number of atoms :math:`n`.
+    n_features_in_ : int
+        Dimension of the atoms and the queries.
+
+    See Also
+    --------
+    LSHMIPS : Approximate search scoring a fraction of the atoms.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.oracles._mips import ExactMIPS
+    >>> atoms = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+    >>> mips = ExactMIPS().fit(atoms)
+    >>> mips.query([0.2, 1.0])
+    (1, 1.0, 3)
+    >>> indices, scores, n_scored = mips.query_batch([[1.0, 0.0], [-1.0, 0.0]])
+    >>> indices, scores, n_scored
+    (array([0, 2]), array([1., 1.]), array([3, 3]))
+    """
+
+    def __init__(self, block_size=None):
+        self.block_size = block_size
+
+    def _validate_hyperparameters(self):
+        if self.block_size is not None:
+            _check_int("ExactMIPS", "block_size", self.block_size, 1)
+
+    def fit(self, atoms):
+        """Store the atoms to search.
+
+        Parameters
+        ----------
+        atoms : array-like of shape (n_atoms, n_features)
+            The finite set :math:`S`, one atom per row; float32 is kept.
+
+        Returns
+        -------
+        self : ExactMIPS
+            The fitted index.
+        """
+        self._fit_atoms(atoms)
+        return self
+
+    def _query_batch(self, Q):
+        indices, scores = _exact_argmax(self.atoms_, Q, self.block_size)
+        return indices, scores, np.full(Q.shape[0], self.n_atoms_, dtype=np.int64)
+
+
+class LSHMIPS(_BaseMIPS):
+    """Approximate maximum-inner-product search with SimHash over Simple-LSH.
+
+    The paper treats the LSH as a black box (Theorem A.3); this is the
+    standard realization of Section 2.10 of the note:
+
+    1. The atoms are padded onto the unit sphere (Neyshabur and Srebro's
+       Simple-LSH, :func:`sphere_pad_atoms`),
+       :math:`P(a) = [a / M; \\sqrt{1 - \\|a\\|^2 / M^2}]` with
+       :math:`M = \\max_i \\|a_i\\|`, and a query to
+       :math:`Q(q) = [q / \\|q\\|; 0]` (:func:`sphere_pad_query`), so that
+       :math:`\\langle Q(q), P(a) \\rangle = \\langle q, a \\rangle /
+       (M \\|q\\|)`: the ranking of the atoms is unchanged, and the largest
+       inner product is the smallest angle on the sphere.
+    2. Each of ``n_tables`` tables hashes a point :math:`v` to the
+       ``n_bits`` signs :math:`[\\langle r_j, v \\rangle > 0]` of Gaussian
+       random projections :math:`r_j \\sim N(0, I)` (SimHash; two points at
+       angle :math:`\\theta` agree on a bit with probability
+       :math:`1 - \\theta / \\pi`).
+    3. A query's candidates are the union over the tables of the atoms in
+       its bucket; they are re-ranked by their exact inner product with the
+       query, ties towards the lowest index. ``n_scored`` counts them.
+
+    More tables raise the chance that the true maximizer is a candidate
+    (recall) and the number of candidates; more bits make buckets smaller.
+    ``n_bits=0`` puts every atom in one bucket, an exact scan.
+
+    **Fallback.** When no table has an atom in the query's bucket, the
+    index scans all atoms exactly, and ``n_scored`` is ``n_atoms``. A zero
+    query, for which every atom is a maximizer, returns atom 0 with score 0
+    and ``n_scored = 0``.
+
+    Parameters
+    ----------
+    n_tables : int, default=16
+        Number of hash tables :math:`L`.
+    n_bits : int, default=8
+        Number of sign projections :math:`K` per table, at most 62.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the Gaussian projections.
+
+    Attributes
+    ----------
+    atoms_ : ndarray of shape (n_atoms, n_features)
+        The atoms, float64 or float32 as given.
+    n_atoms_ : int
+        Number of atoms :math:`n`.
+    n_features_in_ : int
+        Dimension of the atoms and the queries.
+    max_norm_ : float
+        The padding scale :math:`M = \\max_i \\|a_i\\|` (1 if all atoms are
+        zero).
+    projections_ : ndarray of shape (n_tables, n_bits, n_features + 1)
+        The Gaussian projections :math:`r_j`, table by table.
+    codes_ : ndarray of shape (n_atoms, n_tables)
+        The bucket code of every atom in every table, its bits packed into
+        an integer.
+    buckets_ : list of dict
+        One dictionary per table mapping a code to the sorted indices of the
+        atoms in that bucket.
+
+    See Also
+    --------
+    ExactMIPS : Exact search scoring every atom.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.oracles._mips import LSHMIPS
+    >>> rng = np.random.RandomState(0)
+    >>> atoms = rng.standard_normal((200, 5))
+    >>> mips = LSHMIPS(n_tables=32, n_bits=4, random_state=0).fit(atoms)
+    >>> q = rng.standard_normal(5)
+    >>> index, score, n_scored = mips.query(q)
+    >>> bool(index == np.argmax(atoms @ q)), n_scored < 200
+    (True, True)
+    """
+
+    def __init__(self, n_tables=16, n_bits=8, random_state=None):
+        self.n_tables = n_tables
+        self.n_bits = n_bits
+        self.random_state = random_state
+
+    def _validate_hyperparameters(self):
+        _check_int("LSHMIPS", "n_tables", self.n_tables, 1)
+        _check_int("LSHMIPS", "n_bits", self.n_bits, 0, _MAX_BITS)
+
+    def fit(self, atoms):
+        """Hash the atoms into the tables.
+
+        Costs :math:`O(n L K d)` for :math:`n` atoms of dimension :math:`d`.
+
+        Parameters
+        ----------
+        atoms : array-like of shape (n_atoms, n_features)
+            The finite set :math:`S`, one atom per row; float32 is kept for
+            re-ranking, hashing runs in float64.
+
+        Returns
+        -------
+        self : LSHMIPS
+            The fitted index.
+        """
+        atoms = self._fit_atoms(atoms)
+        rng = check_random_state(self.random_state)
+        padded, self.max_norm_ = sphere_pad_atoms(atoms, return_max_norm=True)
+        self.projections_ = rng.standard_normal(
+            (self.n_tables, self.n_bits, padded.shape[1])
+        )
+        self.codes_ = self._hash(padded)
+        self.buckets_ = []
+        for table in range(self.n_tables):
+            codes = self.codes_[:, table]
+            order = np.argsort(codes, kind="stable")
+            unique, starts = np.unique(codes[order], return_index=True)
+            groups = np.split(order, starts[1:])
+            self.buckets_.append(dict(zip(unique.tolist(), groups)))
+        return self
+
+    def _hash(self, points):
+        """Codes of shape (n_points, n_tables) of padded unit vectors."""
+        n_points = points.shape[0]
+        n_tables, n_bits, dim = self.projections_.shape
+        codes = np.zeros((n_points, n_tables), dtype=np.int64)
+        if n_bits == 0:
+            return codes
+        flat = self.projections_.reshape(n_tables * n_bits, dim)
+        weights = np.left_shift(np.int64(1), np.arange(n_bits, dtype=np.int64))
+        step = max(1, _BLOCK_ELEMENTS // (n_tables * n_bits))
+        for start in range(0, n_points, step):
+            signs = points[start : start + step] @ flat.T > 0
+            signs = signs.reshape(-1, n_tables, n_bits)
+            codes[start : start + step] = signs.astype(np.int64) @ weights
+        return codes
+
+    def _query_batch(self, Q):
+        n_queries = Q.shape[0]
+        indices = np.zeros(n_queries, dtype=np.int64)
+        scores = np.zeros(n_queries, dtype=self.atoms_.dtype)
+        n_scored = np.zeros(n_queries, dtype=np.int64)
+        norms = np.linalg.norm(Q, axis=1)
+        nonzero = norms > 0
+        padded = _pad_query(np.asarray(Q[nonzero], dtype=np.float64))
+        codes = self._hash(padded)
+        empty = np.empty(0, dtype=np.int64)
+        for row, qi in enumerate(np.flatnonzero(nonzero)):
+            found = [
+                bucket.get(code, empty)
+                for bucket, code in zip(self.buckets_, codes[row].tolist())
+            ]
+            candidates = np.unique(np.concatenate(found))
+            q = Q[qi]
+            if candidates.size == 0:
+                # Fallback: no atom shares a bucket with the query.
+                idx, score = _exact_argmax(self.atoms_, q[np.newaxis, :])
+                indices[qi], scores[qi] = idx[0], score[0]
+                n_scored[qi] = self.n_atoms_
+                continue
+            values = self.atoms_[candidates] @ q
+            best = np.argmax(values)
+            indices[qi] = candidates[best]
+            scores[qi] = values[best]
+            n_scored[qi] = candidates.size
+        return indices, scores, n_scored
+
+
+def fw_query_transform(grad, x):
+    """Map a Frank-Wolfe iterate to its MIPS query, :math:`\\phi_0` of eq. (1).
+
+    .. math::
+
+        \\phi_0(x) = [\\nabla g(x); \\langle x, \\nabla g(x) \\rangle]
+        \\in \\mathbb{R}^{d+1},
+
+    paired with :func:`fw_atom_transform` so that (eq. 2)
+
+    .. math::
+
+        \\langle y - x, \\nabla g(x) \\rangle
+        = -\\langle \\phi_0(x), \\psi_0(y) \\rangle,
+
+    and the Frank-Wolfe vertex :math:`\\arg\\min_y \\langle y - x, \\nabla
+    g(x) \\rangle` is the maximizer of :math:`\\langle \\phi_0(x), \\psi_0(y)
+    \\rangle`, whose value is the duality gap. Only the value needs the
+    extra coordinate: the ranking is that of a plain MIPS with query
+    :math:`-\\nabla g(x)` over the raw atoms (note, Section 2.3).
+
+    Parameters
+    ----------
+    grad : array-like of shape (n_features,)
+        The gradient :math:`\\nabla g(x)`.
+    x : array-like of shape (n_features,)
+        The iterate :math:`x`.
+
+    Returns
+    -------
+    query : ndarray of shape (n_features + 1,)
+        :math:`\\phi_0(x)`.
+
+    See Also
+    --------
+    fw_atom_transform : The matching transform of the atoms.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.oracles._mips import fw_atom_transform, fw_query_transform
+    >>> grad, x, y = np.array([1.0, -2.0]), np.array([0.5, 0.5]), np.array([2.0, 1.0])
+    >>> float(fw_query_transform(grad, x) @ fw_atom_transform(y[None])[0])
+    -0.5
+    >>> float(-(y - x) @ grad)
+    -0.5
+    """
+    grad = check_array(grad, ensure_2d=False, input_name="grad")
+    x = check_array(x, ensure_2d=False, input_name="x")
+    if grad.ndim != 1 or grad.shape != x.shape:
+        raise ValueError(
+            f"grad and x must be 1-D of the same shape; got {grad.shape} and {x.shape}."
+        )
+    return np.append(grad, grad @ x)
+
+
+def fw_atom_transform(atoms):
+    """Map atoms to their MIPS data points, :math:`\\psi_0` of eq. (1).
+
+    .. math::
+
+        \\psi_0(y) = [-y; 1] \\in \\mathbb{R}^{d+1}.
+
+    See :func:`fw_query_transform` for the identity it satisfies.
+
+    Parameters
+    ----------
+    atoms : array-like of shape (n_atoms, n_features)
+        The atoms :math:`y`, one per row.
+
+    Returns
+    -------
+    points : ndarray of shape (n_atoms, n_features + 1)
+        :math:`\\psi_0(y)` for every atom, in the dtype of the atoms.
+
+    See Also
+    --------
+    fw_query_transform : The matching transform of the iterate.
+
+    Examples
+    --------
+    >>> from skcgm.oracles._mips import fw_atom_transform
+    >>> fw_atom_transform([[1.0, 2.0]])
+    array([[-1., -2.,  1.]])
+    """
+    atoms = _check_atoms(atoms)
+    ones = np.ones((atoms.shape[0], 1), dtype=atoms.dtype)
+    return np.hstack([-atoms, ones])
+
+
+def sphere_pad_atoms(atoms, max_norm=None, return_max_norm=False):
+    """Pad atoms onto the unit sphere (Simple-LSH, data side of eq. 3).
+
+    .. math::
+
+        P(a) = [a / M; \\sqrt{1 - \\|a\\|^2 / M^2}] \\in \\mathbb{R}^{d+1},
+
+    with :math:`M \\ge \\max_i \\|a_i\\|`. Every :math:`P(a)` has unit norm and
+    :math:`\\langle [q; 0], P(a) \\rangle = \\langle q, a \\rangle / M`, so the
+    ranking of the atoms against any query is unchanged. The paper's
+    :math:`\\psi_1` appends a second, zero coordinate, matched by the query's
+    padding in :math:`\\phi_1`; with a normalized query that padding is
+    zero too and the two forms rank alike (note, Section 2.3).
+
+    Parameters
+    ----------
+    atoms : array-like of shape (n_atoms, n_features)
+        The atoms, one per row.
+    max_norm : float, default=None
+        The scale :math:`M`, at least the largest atom norm. None uses the
+        largest atom norm, or 1 if every atom is zero.
+    return_max_norm : bool, default=False
+        Whether to return :math:`M` too.
+
+    Returns
+    -------
+    padded : ndarray of shape (n_atoms, n_features + 1)
+        The padded atoms, float64.
+    max_norm : float
+        The scale :math:`M`; only when ``return_max_norm`` is True.
+
+    See Also
+    --------
+    sphere_pad_query : The matching transform of the queries.
+
+    Examples
+    --------
+    >>> from skcgm.oracles._mips import sphere_pad_atoms
+    >>> sphere_pad_atoms([[3.0, 4.0], [0.0, 3.0]])
+    array([[0.6, 0.8, 0. ],
+           [0. , 0.6, 0.8]])
+    """
+    atoms = np.asarray(_check_atoms(atoms), dtype=np.float64)
+    sq_norms = np.einsum("ij,ij->i", atoms, atoms)
+    largest = float(np.sqrt(sq_norms.max()))
+    if max_norm is None:
+        max_norm = largest if largest > 0 else 1.0
+    elif not (np.isfinite(max_norm) and max_norm > 0 and max_norm >= largest):
+        raise ValueError(
+            f"max_norm must be finite, positive and at least the largest atom "
+            f"norm {largest}; got {max_norm!r}."
+        )
+    pad = np.sqrt(np.clip(1.0 - sq_norms / max_norm**2, 0.0, None))
+    padded = np.hstack([atoms / max_norm, pad[:, np.newaxis]])
+    return (padded, float(max_norm)) if return_max_norm else padded
+
+
+def sphere_pad_query(Q):
+    """Normalize queries and pad them with a zero (query side of eq. 3).
+
+    .. math::
+
+        Q(q) = [q / \\|q\\|; 0] \\in \\mathbb{R}^{d+1},
+
+    the partner of :func:`sphere_pad_atoms`. A zero query stays zero.
+
+    Parameters
+    ----------
+    Q : array-like of shape (n_queries, n_features) or (n_features,)
+        The queries, one per row, or a single query.
+
+    Returns
+    -------
+    padded : ndarray of shape (n_queries, n_features + 1) or (n_features + 1,)
+        The padded unit queries, float64, with the shape of ``Q`` plus one
+        column.
+
+    See Also
+    --------
+    sphere_pad_atoms : The matching transform of the atoms.
+
+    Examples
+    --------
+    >>> from skcgm.oracles._mips import sphere_pad_query
+    >>> sphere_pad_query([3.0, 4.0])
+    array([0.6, 0.8, 0. ])
+    """
+    Q = check_array(Q, dtype=np.float64, ensure_2d=False, input_name="Q")
+    if Q.ndim == 1:
+        return _pad_query(Q[np.newaxis, :])[0]
+    return _pad_query(Q)
+
+
+def _pad_query(Q):
+    """:func:`sphere_pad_query` of a validated 2-D float64 array."""
+    norms = np.linalg.norm(Q, axis=1, keepdims=True)
+    unit = np.divide(Q, norms, out=np.zeros_like(Q), where=norms > 0)
+    return np.hstack([unit, np.zeros((Q.shape[0], 1))])
