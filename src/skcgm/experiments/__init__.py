@@ -20,6 +20,13 @@ from ._gpca_tables import (
     run_gpca_table1,
     run_gpca_table2,
 )
+from ._herding import (
+    kernel_thinning_available,
+    make_gaussian_mixture,
+    plot_herding,
+    run_herding,
+    squared_mmd,
+)
 from ._kmeans_seeding import plot_kmeans_seeding, run_kmeans_seeding, theorem_4_1_bound
 from ._mlr_table import (
     plot_mlr_table3,
@@ -29,6 +36,7 @@ from ._mlr_table import (
 )
 from ._registry import EXPERIMENTS, Experiment, get_experiment
 from ._result import Column, ExperimentResult, format_table
+from ._sfwpo import plot_sfwpo, run_sfwpo
 
 __all__ = [
     "COMPARISONS",
@@ -44,16 +52,23 @@ __all__ = [
     "fit_em_mixed_linear",
     "format_table",
     "get_experiment",
+    "kernel_thinning_available",
+    "make_gaussian_mixture",
     "plot_compare",
     "plot_gpca_table",
+    "plot_herding",
     "plot_kmeans_seeding",
     "plot_mlr_table3",
+    "plot_sfwpo",
     "regularized_objective",
     "run_compare",
     "run_failed",
     "run_gpca_table1",
     "run_gpca_table2",
+    "run_herding",
     "run_kmeans_seeding",
     "run_mlr_table3",
+    "run_sfwpo",
+    "squared_mmd",
     "theorem_4_1_bound",
 ]

@@ -15,12 +15,13 @@ import numpy as np
 import sklearn
 from joblib import Parallel, delayed
 from scipy.optimize import linear_sum_assignment
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.datasets import load_digits, load_iris, make_blobs
 from sklearn.linear_model import LinearRegression
 from sklearn.metrics import adjusted_rand_score
-from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
+from sklearn.svm import SVC
 from sklearn.utils import _safe_indexing
 
 from .._version import __version__
@@ -180,7 +181,7 @@ class Comparison:
     >>> from sklearn.datasets import make_blobs
     >>> from skcgm.experiments import COMPARISONS, Candidate, Comparison, Metric
     >>> [comparison.dataset for comparison in COMPARISONS]
-    ['iris', 'digits', 'blobs', 'mixed-lines', 'subspaces']
+    ['iris', 'digits', 'blobs', 'mixed-lines', 'subspaces', 'digits-herding']
     >>> def n_iter(estimator, X, y):
     ...     return estimator.n_iter_
     >>> kmeans = Candidate("KMeans", lambda k, seed: KMeans(k, random_state=seed))
@@ -720,3 +721,120 @@ def _plot_metric(ax, result, metric):
     ax.set_xticks(range(len(datasets)), datasets)
     ax.set_ylabel(column.header if column is not None else metric, fontsize="small")
     ax.legend(fontsize="x-small", loc="center left", bbox_to_anchor=(1.01, 0.5))
+
+
+HERDING_SUBSET = 100
+
+
+class _SubsetModel(BaseEstimator):
+    """A model fitted on a subset of its training data: herding, random or all.
+
+    ``fit`` picks ``n_samples`` training points, with
+    :class:`~skcgm.sampling.KernelHerdingSampler` (``per_class=True``, RBF
+    kernel of the model's ``gamma``), uniformly at random (stratified), or
+    keeps all of them, then fits a clone of ``model`` on them; ``score``
+    and ``predict`` delegate to the fitted model. The RBF ``gamma`` of the
+    model and of herding is scikit-learn's ``'scale'``,
+    ``1 / (n_features X.var())``, computed on the whole training fold so that
+    the three subsets use the same kernel.
+    """
+
+    def __init__(self, model, subset="herding", n_samples=100, random_state=None):
+        self.model = model
+        self.subset = subset
+        self.n_samples = n_samples
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        gamma = 1.0 / (X.shape[1] * X.var())
+        if self.subset == "herding":
+            from ..sampling import KernelHerdingSampler
+
+            sampler = KernelHerdingSampler(
+                n_samples=self.n_samples,
+                kernel="rbf",
+                gamma=gamma,
+                per_class=True,
+                random_state=self.random_state,
+            )
+            X_fit, y_fit = sampler.fit_resample(X, y)
+        elif self.subset == "random":
+            X_fit, _, y_fit, _ = train_test_split(
+                X,
+                y,
+                train_size=self.n_samples,
+                stratify=y,
+                random_state=self.random_state,
+            )
+        else:
+            X_fit, y_fit = X, y
+        self.model_ = clone(self.model).set_params(gamma=gamma).fit(X_fit, y_fit)
+        self.n_fit_samples_ = X_fit.shape[0]
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+    def score(self, X, y):
+        return self.model_.score(X, y)
+
+
+def _svc_on(subset):
+    def make(n_classes, random_state):
+        return _SubsetModel(
+            SVC(kernel="rbf"),
+            subset=subset,
+            n_samples=HERDING_SUBSET,
+            random_state=random_state,
+        )
+
+    return make
+
+
+def _held_out_accuracy(estimator, X, y):
+    return estimator.score(X, y)
+
+
+def _training_points(estimator, X, y):
+    return estimator.n_fit_samples_
+
+
+ACCURACY = Metric(
+    "test_accuracy",
+    "accuracy (held-out)",
+    _held_out_accuracy,
+    "accuracy: share of the held-out fold classified right",
+)
+TRAINING_POINTS = Metric(
+    "n_fit",
+    "points trained on",
+    _training_points,
+    "points trained on: size of the subset the model was fitted on",
+    fmt=".0f",
+    show_std=False,
+)
+
+COMPARISONS += (
+    Comparison(
+        dataset="digits-herding",
+        description="load_digits, 1797 x 64, 10 classes, unscaled; SVC(rbf) "
+        f"trained on {HERDING_SUBSET} points or all",
+        load=_load_digits,
+        candidates=(
+            Candidate(
+                f"SVC on herding subset (m={HERDING_SUBSET})", _svc_on("herding")
+            ),
+            Candidate(f"SVC on random subset (m={HERDING_SUBSET})", _svc_on("random")),
+            Candidate("SVC on all training points", _svc_on("all")),
+        ),
+        baseline="SVC on all training points",
+        metrics=(ACCURACY, TRAINING_POINTS),
+        protocol="Herding subsets: SVC(kernel='rbf', C=1) trained, unweighted, on "
+        f"{HERDING_SUBSET} points of the training fold chosen by "
+        "KernelHerdingSampler(per_class=True, feature_map='exact', maxip='exact') "
+        "with the RBF kernel of the SVC, on as many points drawn uniformly "
+        "(stratified by class), or on the whole fold; gamma = 1 / (64 X.var()) "
+        "of the fold (scikit-learn's 'scale') for the SVC and herding; fit time "
+        "includes the subset selection.",
+    ),
+)

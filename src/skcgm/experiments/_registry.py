@@ -4,8 +4,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ._gpca_tables import plot_gpca_table, run_gpca_table1, run_gpca_table2
+from ._herding import plot_herding, run_herding
 from ._kmeans_seeding import plot_kmeans_seeding, run_kmeans_seeding
 from ._mlr_table import plot_mlr_table3, run_mlr_table3
+from ._sfwpo import plot_sfwpo, run_sfwpo
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ class Experiment:
     --------
     >>> from skcgm.experiments import EXPERIMENTS, get_experiment
     >>> sorted(EXPERIMENTS)
-    ['gpca-table1', 'gpca-table2', 'kmeans-seeding', 'mlr-table3']
+    ['gpca-table1', 'gpca-table2', 'herding', 'kmeans-seeding', 'mlr-table3', 'sfwpo']
     >>> result = get_experiment("kmeans-seeding").run(trials=2)
     >>> result.name, len(result.rows)
     ('kmeans-seeding', 12)
@@ -83,6 +85,22 @@ EXPERIMENTS = {
             "initialization, k in {4, 5, 6}, d in {4, ..., 8}, beside the paper's",
             run_mlr_table3,
             plot_mlr_table3,
+        ),
+        Experiment(
+            "herding",
+            "Algorithms 3 and 4: squared MMD against subset size m of kernel "
+            "herding (exact and LSH), i.i.d. subsampling and, when goodpoints is "
+            "installed, kernel thinning, on a Gaussian mixture",
+            run_herding,
+            plot_herding,
+        ),
+        Experiment(
+            "sfwpo",
+            "Algorithm 5: return per iteration of Frank-Wolfe policy "
+            "optimization with the exact and the LSH oracle, and the candidates "
+            "scored, on make_action_constrained_mdp",
+            run_sfwpo,
+            plot_sfwpo,
         ),
     )
 }

@@ -2,12 +2,14 @@
 
 The sum-of-minimum engine (generalized k-means++ seeding, generalized and
 momentum Lloyd), its per-sample loss families, the sum-of-product GPCA
-baseline, and the Frank-Wolfe driver over a linear minimization oracle.
+baseline, the Frank-Wolfe driver over a linear minimization oracle, and
+sublinear Frank-Wolfe policy optimization (SFWPO).
 """
 
 from ._frank_wolfe import FrankWolfeResult, frank_wolfe
 from ._gpca import SubspaceLoss, sum_of_product_gpca
 from ._mixed_linear_loss import MixedLinearLoss
+from ._policy import SFWPOResult, sfwpo
 from ._sum_of_min import SumOfMinResult, generalized_kmeans_plusplus, sum_of_minimum
 from ._sum_of_min_losses import KLDivergenceLoss, SquaredEuclideanLoss, SumOfMinLoss
 
@@ -15,12 +17,14 @@ __all__ = [
     "FrankWolfeResult",
     "KLDivergenceLoss",
     "MixedLinearLoss",
+    "SFWPOResult",
     "SquaredEuclideanLoss",
     "SubspaceLoss",
     "SumOfMinLoss",
     "SumOfMinResult",
     "frank_wolfe",
     "generalized_kmeans_plusplus",
+    "sfwpo",
     "sum_of_product_gpca",
     "sum_of_minimum",
 ]

@@ -1,0 +1,242 @@
+"""KernelHerdingSampler: MMD against i.i.d. and kernel thinning; cost as n grows.
+
+Two parts, in one process:
+
+1. **MMD.** On a 4-component Gaussian mixture (``make_gaussian_mixture`` of
+   ``skcgm.experiments``) with d = 2 and d = 10, n = ``--n-mmd`` points, RBF
+   kernel with gamma = 1/(2d): the exact-kernel squared MMD at m in
+   {16, 64, 256} of herding exact (``feature_map='exact'``, kernel trick),
+   herding LSH (``feature_map='rff', n_components=256, maxip='lsh'``),
+   the median of ``--trials`` i.i.d. subsets, and kernel thinning
+   (``goodpoints``) when installed, with fit times.
+2. **Scaling.** On the d = 2 mixture with RFF features (256 components), n =
+   2^12 ... 2^``--max-log2-n``: herding with ``maxip='exact'`` and
+   ``maxip='lsh'`` (16 tables, ``n_bits = floor(2/3 log2 n)``, the note's
+   section 3.5 rule). Time per iteration = (fit(T=65) - fit(T=1)) / 64, best
+   of ``--repeats``, so that the features and the index build are not
+   counted; ``n_scored / n`` is the mean over the 65 iterations; the MMD is
+   the sampler's own (RFF feature space) ``mmd_history_[-1]``, as the exact
+   kernel MMD costs O(n^2).
+
+Usage::
+
+    python benchmarks/bench_herding.py [--json PATH] [--max-log2-n 18]
+"""
+
+import argparse
+import math
+import time
+
+import numpy as np
+from _common import best_time, format_table, machine_caption, machine_info, write_json
+
+from skcgm.experiments._herding import (
+    _kernel_mean_sq_norm,
+    _kernel_thinning,
+    kernel_thinning_available,
+    make_gaussian_mixture,
+    squared_mmd,
+)
+from skcgm.sampling import KernelHerdingSampler
+
+SEED = 0
+SIZES = (16, 64, 256)
+N_TABLES = 16
+N_ITER = 65
+# Targets of the issue.
+TARGET_EXACT_OVER_IID = 0.25
+TARGET_LSH_OVER_EXACT = 1.5
+TARGET_SCORED = 0.10
+TARGET_TIME_RATIO = 0.5
+LSH = {"feature_map": "rff", "n_components": 256, "maxip": "lsh", "n_tables": 16}
+
+
+def _mmd_part(d, n, trials):
+    X = make_gaussian_mixture(n, d, random_state=SEED + d)
+    gamma = 1.0 / (2 * d)
+    data_term = _kernel_mean_sq_norm(X, gamma)
+    rng = np.random.RandomState(SEED)
+    out = {"n_samples": n, "n_features": d}
+    for m in SIZES:
+        for label, options in (
+            ("exact", {"feature_map": "exact"}),
+            ("lsh", {**LSH, "n_bits": 8}),
+        ):
+            sampler = KernelHerdingSampler(m, gamma=gamma, random_state=SEED, **options)
+            start = time.perf_counter()
+            sampler.fit(X)
+            out[f"time_{label}_{m}"] = time.perf_counter() - start
+            out[f"mmd2_{label}_{m}"] = squared_mmd(
+                X,
+                sampler.sample_indices_,
+                sampler.sample_weights_,
+                gamma=gamma,
+                data_term=data_term,
+            )
+            out[f"scored_{label}_{m}"] = float(np.mean(sampler.n_scored_) / n)
+        iid = [
+            squared_mmd(
+                X,
+                rng.choice(n, m, replace=False),
+                np.full(m, 1 / m),
+                gamma=gamma,
+                data_term=data_term,
+            )
+            for _ in range(trials)
+        ]
+        out[f"mmd2_iid_{m}"] = float(np.median(iid))
+        if kernel_thinning_available():
+            start = time.perf_counter()
+            idx, w = _kernel_thinning(X, m, gamma, SEED)
+            out[f"time_kt_{m}"] = time.perf_counter() - start
+            out[f"mmd2_kt_{m}"] = squared_mmd(
+                X, idx, w, gamma=gamma, data_term=data_term
+            )
+        else:
+            out[f"time_kt_{m}"] = out[f"mmd2_kt_{m}"] = None
+        out[f"exact_over_iid_{m}"] = out[f"mmd2_exact_{m}"] / out[f"mmd2_iid_{m}"]
+        out[f"lsh_over_exact_{m}"] = out[f"mmd2_lsh_{m}"] / out[f"mmd2_exact_{m}"]
+        kt = out[f"mmd2_kt_{m}"]
+        out[f"exact_over_kt_{m}"] = None if kt is None else out[f"mmd2_exact_{m}"] / kt
+        out[f"time_exact_over_kt_{m}"] = (
+            None if kt is None else out[f"time_exact_{m}"] / out[f"time_kt_{m}"]
+        )
+    return out
+
+
+def _scaling_part(log2_n, repeats):
+    n = 2**log2_n
+    X = make_gaussian_mixture(n, 2, random_state=SEED)
+    n_bits = int(math.floor(2 * log2_n / 3))
+    out = {"n_samples": n, "n_bits": n_bits}
+    for label, options in (
+        ("exact", {"feature_map": "rff", "n_components": 256, "maxip": "exact"}),
+        ("lsh", {**LSH, "n_bits": n_bits}),
+    ):
+
+        def fit(T, options=options):
+            return KernelHerdingSampler(
+                T, gamma=0.25, random_state=SEED, **options
+            ).fit(X)
+
+        t1, _ = best_time(lambda: fit(1), repeats)
+        tT, sampler = best_time(lambda: fit(N_ITER), repeats)
+        out[f"fit_time_{label}"] = tT
+        out[f"iter_time_{label}"] = max(tT - t1, 0.0) / (N_ITER - 1)
+        out[f"scored_{label}"] = float(np.mean(sampler.n_scored_) / n)
+        out[f"mmd2_rff_{label}"] = float(sampler.mmd_history_[-1])
+    out["iter_time_ratio"] = out["iter_time_lsh"] / out["iter_time_exact"]
+    out["mmd2_ratio"] = out["mmd2_rff_lsh"] / out["mmd2_rff_exact"]
+    return out
+
+
+def _mmd_rows():
+    rows = []
+    for m in SIZES:
+        rows += [
+            (f"mmd2_exact_{m}", f"MMD^2 herding exact, m={m}", ".3e"),
+            (f"mmd2_lsh_{m}", f"MMD^2 herding LSH (RFF 256), m={m}", ".3e"),
+            (f"mmd2_iid_{m}", f"MMD^2 i.i.d. median, m={m}", ".3e"),
+            (f"mmd2_kt_{m}", f"MMD^2 kernel thinning, m={m}", ".3e"),
+            (f"exact_over_iid_{m}", f"exact / i.i.d., m={m}", ".3f"),
+            (f"lsh_over_exact_{m}", f"LSH / exact, m={m}", ".3f"),
+            (f"scored_lsh_{m}", f"LSH scored / n per iter, m={m}", ".3f"),
+            (f"time_exact_{m}", f"fit time exact (s), m={m}", ".3f"),
+            (f"time_lsh_{m}", f"fit time LSH (s), m={m}", ".3f"),
+            (f"exact_over_kt_{m}", f"MMD^2 exact / kernel thinning, m={m}", ".3f"),
+            (f"time_exact_over_kt_{m}", f"fit time exact / KT, m={m}", ".3f"),
+        ]
+    return rows
+
+
+SCALING_ROWS = (
+    ("n_bits", "LSH n_bits (16 tables)", "d"),
+    ("iter_time_exact", "time per iteration, exact scan (ms, best of R)", ".3f"),
+    ("iter_time_lsh", "time per iteration, LSH (ms, best of R)", ".3f"),
+    ("iter_time_ratio", "time per iteration LSH / exact (target <= 0.5)", ".2f"),
+    ("scored_lsh", "LSH scored / n per iteration (target <= 0.10)", ".4f"),
+    ("mmd2_rff_exact", "MMD^2 (RFF space) after 65 iter, exact", ".3e"),
+    ("mmd2_rff_lsh", "MMD^2 (RFF space) after 65 iter, LSH", ".3e"),
+    ("mmd2_ratio", "MMD^2 LSH / exact (target <= 1.5)", ".3f"),
+    ("fit_time_exact", "fit time (T=65), exact (s)", ".3f"),
+    ("fit_time_lsh", "fit time (T=65), LSH (s)", ".3f"),
+)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", metavar="PATH", help="also write the results here")
+    parser.add_argument("--repeats", type=int, default=3, help="timing repeats (3)")
+    parser.add_argument("--trials", type=int, default=20, help="i.i.d. seeds (20)")
+    parser.add_argument(
+        "--n-mmd", type=int, default=4096, help="points of the MMD part (4096)"
+    )
+    parser.add_argument(
+        "--max-log2-n",
+        type=int,
+        default=16,
+        help="largest n = 2^k of the scaling part (16; the issue's 17 and 18 "
+        "take longer and 2^18 x 256 RFF features hold 512 MiB)",
+    )
+    args = parser.parse_args(argv)
+    machine = machine_info()
+
+    mmd = {}
+    for d in (2, 10):
+        print(f"[bench_herding] MMD, d={d}, n={args.n_mmd} ...", flush=True)
+        mmd[f"d={d}"] = _mmd_part(d, args.n_mmd, args.trials)
+    scaling = {}
+    for log2_n in range(12, args.max_log2_n + 1):
+        print(f"[bench_herding] scaling, n=2^{log2_n} ...", flush=True)
+        scaling[f"n=2^{log2_n}"] = _scaling_part(log2_n, args.repeats)
+    for row in scaling.values():
+        row["iter_time_exact"] *= 1e3
+        row["iter_time_lsh"] *= 1e3
+
+    kt = (
+        "kernel thinning: goodpoints.kt.thin"
+        if kernel_thinning_available()
+        else ("kernel thinning: skipped (goodpoints not installed)")
+    )
+    print(
+        f"\nPart 1: exact-kernel MMD^2, Gaussian mixture, n={args.n_mmd}, RBF "
+        f"gamma=1/(2d); i.i.d. median over {args.trials} seeds; {kt}. Target: "
+        f"exact / i.i.d. <= {TARGET_EXACT_OVER_IID} at m=256.\n"
+        f"{machine_caption(machine)}\n"
+    )
+    print(format_table(mmd, _mmd_rows(), args.repeats))
+    print(
+        f"\nPart 2: herding on RFF features (256), d=2, T={N_ITER}, gamma=0.25; "
+        f"per-iteration time = (fit(T={N_ITER}) - fit(T=1)) / {N_ITER - 1}. "
+        f"Targets at n=2^17: LSH MMD^2 <= {TARGET_LSH_OVER_EXACT}x exact, scored "
+        f"<= {TARGET_SCORED:.0%} per iteration, time <= {TARGET_TIME_RATIO}x exact; "
+        "time per iteration sublinear in n.\n"
+    )
+    print(format_table(scaling, SCALING_ROWS, args.repeats))
+    ns = [row["n_samples"] for row in scaling.values()]
+    if len(ns) > 1:
+        for label in ("exact", "lsh"):
+            times = [row[f"iter_time_{label}"] for row in scaling.values()]
+            slope = np.polyfit(np.log(ns), np.log(times), 1)[0]
+            print(f"log-log slope of time per iteration vs n, {label}: {slope:.2f}")
+    if args.json:
+        config = {
+            "repeats": args.repeats,
+            "trials": args.trials,
+            "n_mmd": args.n_mmd,
+            "max_log2_n": args.max_log2_n,
+            "seed": SEED,
+            "targets": {
+                "exact_over_iid_m256": TARGET_EXACT_OVER_IID,
+                "lsh_over_exact": TARGET_LSH_OVER_EXACT,
+                "scored": TARGET_SCORED,
+                "iter_time_ratio": TARGET_TIME_RATIO,
+            },
+        }
+        write_json(args.json, machine, config, {"mmd": mmd, "scaling": scaling})
+        print(f"\nwrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
