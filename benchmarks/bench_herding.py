@@ -12,9 +12,9 @@ Two parts, in one process:
 2. **Scaling.** On the d = 2 mixture with RFF features (256 components), n =
    2^12 ... 2^``--max-log2-n``: herding with ``maxip='exact'`` and
    ``maxip='lsh'`` (16 tables, ``n_bits = floor(2/3 log2 n)``, the note's
-   section 3.5 rule). Time per iteration = (fit(T=65) - fit(T=1)) / 64, best
+   section 3.5 rule). Time per iteration = (fit(T) - fit(T=1)) / (T - 1), T = 257, best
    of ``--repeats``, so that the features and the index build are not
-   counted; ``n_scored / n`` is the mean over the 65 iterations; the MMD is
+   counted; ``n_scored / n`` is the mean over the T iterations; the MMD is
    the sampler's own (RFF feature space) ``mmd_history_[-1]``, as the exact
    kernel MMD costs O(n^2).
 
@@ -42,7 +42,7 @@ from skcgm.sampling import KernelHerdingSampler
 SEED = 0
 SIZES = (16, 64, 256)
 N_TABLES = 16
-N_ITER = 65
+N_ITER = 257
 # Targets of the issue.
 TARGET_EXACT_OVER_IID = 0.25
 TARGET_LSH_OVER_EXACT = 1.5
@@ -122,10 +122,13 @@ def _scaling_part(log2_n, repeats):
         t1, _ = best_time(lambda: fit(1), repeats)
         tT, sampler = best_time(lambda: fit(N_ITER), repeats)
         out[f"fit_time_{label}"] = tT
-        out[f"iter_time_{label}"] = max(tT - t1, 0.0) / (N_ITER - 1)
+        # The index build is in both fits; a difference lost in timing noise
+        # is reported as missing rather than as zero.
+        out[f"iter_time_{label}"] = (tT - t1) / (N_ITER - 1) if tT > t1 else None
         out[f"scored_{label}"] = float(np.mean(sampler.n_scored_) / n)
         out[f"mmd2_rff_{label}"] = float(sampler.mmd_history_[-1])
-    out["iter_time_ratio"] = out["iter_time_lsh"] / out["iter_time_exact"]
+    times = (out["iter_time_lsh"], out["iter_time_exact"])
+    out["iter_time_ratio"] = None if None in times else times[0] / times[1]
     out["mmd2_ratio"] = out["mmd2_rff_lsh"] / out["mmd2_rff_exact"]
     return out
 
@@ -155,11 +158,11 @@ SCALING_ROWS = (
     ("iter_time_lsh", "time per iteration, LSH (ms, best of R)", ".3f"),
     ("iter_time_ratio", "time per iteration LSH / exact (target <= 0.5)", ".2f"),
     ("scored_lsh", "LSH scored / n per iteration (target <= 0.10)", ".4f"),
-    ("mmd2_rff_exact", "MMD^2 (RFF space) after 65 iter, exact", ".3e"),
-    ("mmd2_rff_lsh", "MMD^2 (RFF space) after 65 iter, LSH", ".3e"),
+    ("mmd2_rff_exact", "MMD^2 (RFF space) after T iter, exact", ".3e"),
+    ("mmd2_rff_lsh", "MMD^2 (RFF space) after T iter, LSH", ".3e"),
     ("mmd2_ratio", "MMD^2 LSH / exact (target <= 1.5)", ".3f"),
-    ("fit_time_exact", "fit time (T=65), exact (s)", ".3f"),
-    ("fit_time_lsh", "fit time (T=65), LSH (s)", ".3f"),
+    ("fit_time_exact", "fit time (T), exact (s)", ".3f"),
+    ("fit_time_lsh", "fit time (T), LSH (s)", ".3f"),
 )
 
 
@@ -213,11 +216,16 @@ def main(argv=None):
         "time per iteration sublinear in n.\n"
     )
     print(format_table(scaling, SCALING_ROWS, args.repeats))
-    ns = [row["n_samples"] for row in scaling.values()]
-    if len(ns) > 1:
+    if len(scaling) > 1:
         for label in ("exact", "lsh"):
-            times = [row[f"iter_time_{label}"] for row in scaling.values()]
-            slope = np.polyfit(np.log(ns), np.log(times), 1)[0]
+            pairs = [
+                (row["n_samples"], row[f"iter_time_{label}"])
+                for row in scaling.values()
+                if row[f"iter_time_{label}"] is not None
+            ]
+            if len(pairs) < 2:
+                continue
+            slope = np.polyfit(*np.log(np.array(pairs)).T, 1)[0]
             print(f"log-log slope of time per iteration vs n, {label}: {slope:.2f}")
     if args.json:
         config = {

@@ -273,3 +273,18 @@ def test_zero_weight_rows_are_not_selected():
     np.testing.assert_array_equal(
         sampler.sample_indices_, 2 * reference.sample_indices_ + 1
     )
+
+
+def test_lsh_falls_back_to_the_exact_scan_instead_of_stopping():
+    # A coarse index (few tables, many bits) returns non-descent vertices;
+    # the sampler must then ask the exact scan (its cost counted, so some
+    # iteration scores more than n rows) and keep herding to n_samples.
+    from skcgm.experiments import make_gaussian_mixture
+
+    X = make_gaussian_mixture(5000, 2, random_state=0)
+    common = dict(feature_map="rff", gamma=0.25, random_state=0)
+    lsh = KernelHerdingSampler(60, maxip="lsh", n_tables=2, n_bits=10, **common).fit(X)
+    exact = KernelHerdingSampler(60, maxip="exact", **common).fit(X)
+    assert lsh.n_iter_ == exact.n_iter_ == 60
+    assert max(lsh.n_scored_) > X.shape[0]
+    assert lsh.mmd_history_[-1] < 5 * exact.mmd_history_[-1]

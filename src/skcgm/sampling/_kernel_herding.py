@@ -139,7 +139,9 @@ class KernelHerdingSampler(BaseEstimator):
     maxip : {'exact', 'lsh'}, default='exact'
         Maximum-inner-product search of the selection step: an exact scan or
         :class:`~skcgm.oracles.LSHMIPS` (needs explicit features, i.e.
-        ``feature_map`` other than 'exact').
+        ``feature_map`` other than 'exact'). When the index returns a vertex
+        that is no descent direction, that iteration falls back to the exact
+        scan, whose cost is counted in ``n_scored_``.
 
     n_tables : int, default=16
         Number of LSH tables (``maxip='lsh'`` only).
@@ -370,6 +372,10 @@ class KernelHerdingSampler(BaseEstimator):
             )
         )
         lmo = ConvexHullLMO(mips).fit(F)
+        # An approximate search can return a vertex that is no descent
+        # direction although one exists; its "gap" certifies nothing, so the
+        # exact scan then decides (and its cost is counted).
+        exact_lmo = ConvexHullLMO().fit(F) if self.maxip == "lsh" else None
         mu = p @ F
         scale = max(float(row_norms(F, squared=True).max()), np.finfo(np.float64).tiny)
         w = np.zeros_like(mu)
@@ -380,6 +386,11 @@ class KernelHerdingSampler(BaseEstimator):
             vertex, i, scored = lmo(w - mu)
             direction = vertex - w
             gap = float((mu - w) @ direction)
+            if t > 0 and gap <= _GAP_RTOL * scale and exact_lmo is not None:
+                vertex, i, exact_scored = exact_lmo(w - mu)
+                scored += exact_scored
+                direction = vertex - w
+                gap = float((mu - w) @ direction)
             if t > 0 and gap <= _GAP_RTOL * scale:
                 break
             eta = _step_size(self.step, t, gap, float(direction @ direction))
