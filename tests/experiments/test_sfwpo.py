@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from skcgm.experiments import _sfwpo
-from skcgm.experiments._sfwpo import run_sfwpo
+from skcgm.experiments import _sfwpo, run_sfwpo
 
 
 @pytest.fixture(scope="module")

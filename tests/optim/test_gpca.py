@@ -11,8 +11,12 @@ import scipy.sparse as sp
 from scipy.linalg import null_space
 
 from skcgm.datasets import make_union_of_subspaces
-from skcgm.optim import generalized_kmeans_plusplus, sum_of_minimum
-from skcgm.optim._gpca import SubspaceLoss, sum_of_product_gpca
+from skcgm.optim import (
+    SubspaceLoss,
+    generalized_kmeans_plusplus,
+    sum_of_minimum,
+    sum_of_product_gpca,
+)
 from skcgm.optim._sum_of_min_losses import group_membership
 
 # --------------------------------------------------------------------------------------

@@ -12,8 +12,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy.optimize import minimize
 from sklearn.linear_model import Ridge
 
-from skcgm.optim import generalized_kmeans_plusplus, sum_of_minimum
-from skcgm.optim._mixed_linear_loss import MixedLinearLoss
+from skcgm.optim import MixedLinearLoss, generalized_kmeans_plusplus, sum_of_minimum
 from skcgm.optim._sum_of_min_losses import group_membership
 
 

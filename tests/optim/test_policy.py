@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from skcgm.datasets._mdp import make_action_constrained_mdp
+from skcgm.datasets import make_action_constrained_mdp
 from skcgm.optim._policy import (
     SFWPOResult,
     _action_gradient,

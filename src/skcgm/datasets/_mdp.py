@@ -55,7 +55,7 @@ class ActionConstrainedMDP:
 
     Examples
     --------
-    >>> from skcgm.datasets._mdp import make_action_constrained_mdp
+    >>> from skcgm.datasets import make_action_constrained_mdp
     >>> mdp = make_action_constrained_mdp(n_states=3, n_actions=5, random_state=0)
     >>> mdp.n_states, mdp.n_actions, mdp.action_dim
     (3, 5, 4)
@@ -231,7 +231,7 @@ def make_action_constrained_mdp(
 
     Examples
     --------
-    >>> from skcgm.datasets._mdp import make_action_constrained_mdp
+    >>> from skcgm.datasets import make_action_constrained_mdp
     >>> mdp = make_action_constrained_mdp(n_states=4, n_actions=8, random_state=0)
     >>> mdp.actions.shape, mdp.initial_distribution.shape
     ((4, 8, 4), (4,))

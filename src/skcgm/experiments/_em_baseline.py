@@ -64,7 +64,7 @@ class MixedLinearEMResult(NamedTuple):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.experiments._em_baseline import fit_em_mixed_linear
+    >>> from skcgm.experiments import fit_em_mixed_linear
     >>> X = np.array([[1.0], [2.0], [3.0], [4.0]])
     >>> fit_em_mixed_linear(X, 2 * X[:, 0], 1).coef.round(6)
     array([[2.]])
@@ -208,7 +208,7 @@ def fit_em_mixed_linear(
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.experiments._em_baseline import fit_em_mixed_linear
+    >>> from skcgm.experiments import fit_em_mixed_linear
     >>> rng = np.random.RandomState(0)
     >>> X = rng.standard_normal((200, 1))
     >>> y = np.where(np.arange(200) % 2, 2.0, -1.0) * X[:, 0]

@@ -86,7 +86,7 @@ def best_matching_accuracy(labels_true, labels_pred):
 
     Examples
     --------
-    >>> from skcgm.experiments._gpca_tables import best_matching_accuracy
+    >>> from skcgm.experiments import best_matching_accuracy
     >>> best_matching_accuracy([0, 0, 1, 1, 2], [2, 2, 0, 0, 0])
     0.8
     """

@@ -146,7 +146,7 @@ def regularized_objective(X, y, coef, alpha=ALPHA):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.experiments._mlr_table import regularized_objective
+    >>> from skcgm.experiments import regularized_objective
     >>> X = np.array([[1.0], [1.0]])
     >>> y = np.array([1.0, -1.0])
     >>> regularized_objective(X, y, np.array([[1.0], [-1.0]]), alpha=0.5)
@@ -186,7 +186,7 @@ def run_failed(X, y, coef, true_coef, alpha=ALPHA):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.experiments._mlr_table import run_failed
+    >>> from skcgm.experiments import run_failed
     >>> X = np.array([[1.0], [2.0], [1.0], [2.0]])
     >>> y = np.array([1.0, 2.0, -1.0, -2.0])
     >>> true_coef = np.array([[1.0], [-1.0]])

@@ -63,8 +63,8 @@ class FrankWolfeResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.optim._frank_wolfe import frank_wolfe
-    >>> from skcgm.oracles._lmo import SimplexLMO
+    >>> from skcgm.optim import frank_wolfe
+    >>> from skcgm.oracles import SimplexLMO
     >>> result = frank_wolfe(lambda x: x - 1.0, SimplexLMO(), np.array([1.0, 0.0]),
     ...                      step="line_search", smoothness=1.0)
     >>> result.x, result.n_iter, result.converged
@@ -282,8 +282,8 @@ def frank_wolfe(
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.optim._frank_wolfe import frank_wolfe
-    >>> from skcgm.oracles._lmo import ConvexHullLMO
+    >>> from skcgm.optim import frank_wolfe
+    >>> from skcgm.oracles import ConvexHullLMO
     >>> atoms = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]])
     >>> target = np.array([1.0, 0.5])
     >>> lmo = ConvexHullLMO().fit(atoms)

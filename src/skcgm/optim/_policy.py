@@ -72,8 +72,8 @@ class SFWPOResult:
 
     Examples
     --------
-    >>> from skcgm.datasets._mdp import make_action_constrained_mdp
-    >>> from skcgm.optim._policy import sfwpo
+    >>> from skcgm.datasets import make_action_constrained_mdp
+    >>> from skcgm.optim import sfwpo
     >>> mdp = make_action_constrained_mdp(n_states=3, n_actions=8, random_state=0)
     >>> result = sfwpo(mdp, max_iter=5, random_state=0)
     >>> result.policy.shape, result.return_history.shape, result.n_iter
@@ -260,8 +260,8 @@ def sfwpo(
 
     Examples
     --------
-    >>> from skcgm.datasets._mdp import make_action_constrained_mdp
-    >>> from skcgm.optim._policy import sfwpo
+    >>> from skcgm.datasets import make_action_constrained_mdp
+    >>> from skcgm.optim import sfwpo
     >>> mdp = make_action_constrained_mdp(n_states=5, n_actions=32, random_state=0)
     >>> result = sfwpo(mdp, max_iter=20, random_state=0)
     >>> bool(result.return_history[-1] > result.return_history[0])

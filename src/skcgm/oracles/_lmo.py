@@ -51,7 +51,7 @@ class LMOResult(NamedTuple):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.oracles._lmo import SimplexLMO
+    >>> from skcgm.oracles import SimplexLMO
     >>> vertex, index, n_scored = SimplexLMO()(np.array([0.5, -1.0]))
     >>> vertex, index, n_scored
     (array([0., 1.]), 1, 2)
@@ -125,7 +125,7 @@ class SimplexLMO(_BaseLMO):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.oracles._lmo import SimplexLMO
+    >>> from skcgm.oracles import SimplexLMO
     >>> lmo = SimplexLMO(radius=2.0)
     >>> lmo(np.array([3.0, -1.0, 0.0])).vertex
     array([0., 2., 0.])
@@ -180,7 +180,7 @@ class L1BallLMO(_BaseLMO):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.oracles._lmo import L1BallLMO
+    >>> from skcgm.oracles import L1BallLMO
     >>> vertex, index, n_scored = L1BallLMO(radius=3.0)(np.array([1.0, -2.0]))
     >>> vertex, index
     (array([0., 3.]), 1)
@@ -277,7 +277,7 @@ class ConvexHullLMO(_BaseLMO):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.oracles._lmo import ConvexHullLMO
+    >>> from skcgm.oracles import ConvexHullLMO
     >>> atoms = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     >>> lmo = ConvexHullLMO().fit(atoms)
     >>> vertex, index, n_scored = lmo(np.array([-1.0, 0.5]))

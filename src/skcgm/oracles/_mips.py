@@ -276,7 +276,7 @@ class ExactMIPS(_BaseMIPS):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.oracles._mips import ExactMIPS
+    >>> from skcgm.oracles import ExactMIPS
     >>> atoms = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
     >>> mips = ExactMIPS().fit(atoms)
     >>> mips.query([0.2, 1.0])
@@ -382,7 +382,7 @@ class LSHMIPS(_BaseMIPS):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.oracles._mips import LSHMIPS
+    >>> from skcgm.oracles import LSHMIPS
     >>> rng = np.random.RandomState(0)
     >>> atoms = rng.standard_normal((200, 5))
     >>> mips = LSHMIPS(n_tables=32, n_bits=4, random_state=0).fit(atoms)
@@ -520,7 +520,7 @@ def fw_query_transform(grad, x):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.oracles._mips import fw_atom_transform, fw_query_transform
+    >>> from skcgm.oracles import fw_atom_transform, fw_query_transform
     >>> grad, x, y = np.array([1.0, -2.0]), np.array([0.5, 0.5]), np.array([2.0, 1.0])
     >>> float(fw_query_transform(grad, x) @ fw_atom_transform(y[None])[0])
     -0.5
@@ -561,7 +561,7 @@ def fw_atom_transform(atoms):
 
     Examples
     --------
-    >>> from skcgm.oracles._mips import fw_atom_transform
+    >>> from skcgm.oracles import fw_atom_transform
     >>> fw_atom_transform([[1.0, 2.0]])
     array([[-1., -2.,  1.]])
     """
@@ -607,7 +607,7 @@ def sphere_pad_atoms(atoms, max_norm=None, return_max_norm=False):
 
     Examples
     --------
-    >>> from skcgm.oracles._mips import sphere_pad_atoms
+    >>> from skcgm.oracles import sphere_pad_atoms
     >>> sphere_pad_atoms([[3.0, 4.0], [0.0, 3.0]])
     array([[0.6, 0.8, 0. ],
            [0. , 0.6, 0.8]])
@@ -653,7 +653,7 @@ def sphere_pad_query(Q):
 
     Examples
     --------
-    >>> from skcgm.oracles._mips import sphere_pad_query
+    >>> from skcgm.oracles import sphere_pad_query
     >>> sphere_pad_query([3.0, 4.0])
     array([0.6, 0.8, 0. ])
     """
