@@ -275,6 +275,22 @@ def _columns(with_time):
     return columns
 
 
+def _run_table(
+    table, max_iter, paper, extra, full, trials, random_state, n_jobs, progress
+):
+    """Run every cell of Table 1 or 2 and build its result (CPU time in 2)."""
+    if trials is None:
+        trials = FULL_TRIALS if full else QUICK_TRIALS
+    with_time = table == 2
+    out, wall_time = _run_cells(max_iter, trials, random_state, n_jobs, progress)
+    rows = _gpca_rows(out, trials, paper, with_time=with_time)
+    caption = _caption(table, max_iter, trials, random_state, n_jobs, extra)
+    metadata = _metadata(trials, full, max_iter, random_state, n_jobs, wall_time)
+    return ExperimentResult(
+        f"gpca-table{table}", rows, _columns(with_time=with_time), caption, metadata
+    )
+
+
 def run_gpca_table1(
     *, full=False, trials=None, random_state=0, n_jobs=None, progress=None
 ):
@@ -303,23 +319,12 @@ def run_gpca_table1(
         ``cpu_time_V_mean`` and, for SoM, ``target_met_V`` (within 2 points
         of the paper or above).
     """
-    if trials is None:
-        trials = FULL_TRIALS if full else QUICK_TRIALS
-    max_iter = 50
-    out, wall_time = _run_cells(max_iter, trials, random_state, n_jobs, progress)
-    rows = _gpca_rows(out, trials, PAPER_TABLE1, with_time=False)
-    caption = _caption(
-        1,
-        max_iter,
-        trials,
-        random_state,
-        n_jobs,
+    extra = (
         f"Target (issue 3): SoM within {TARGET_POINTS:g} points of the paper or "
-        "above, SoP far below. ",
+        "above, SoP far below. "
     )
-    metadata = _metadata(trials, full, max_iter, random_state, n_jobs, wall_time)
-    return ExperimentResult(
-        "gpca-table1", rows, _columns(with_time=False), caption, metadata
+    return _run_table(
+        1, 50, PAPER_TABLE1, extra, full, trials, random_state, n_jobs, progress
     )
 
 
@@ -347,24 +352,13 @@ def run_gpca_table2(
         One row per (k, d, model) with the keys of :func:`run_gpca_table1`
         and ``paper_cpu_time``.
     """
-    if trials is None:
-        trials = FULL_TRIALS if full else QUICK_TRIALS
-    max_iter = 10
-    out, wall_time = _run_cells(max_iter, trials, random_state, n_jobs, progress)
-    rows = _gpca_rows(out, trials, PAPER_TABLE2, with_time=True)
-    caption = _caption(
-        2,
-        max_iter,
-        trials,
-        random_state,
-        n_jobs,
+    extra = (
         "CPU time: time.process_time of one fit (seeding included), mean over "
         "trials, in the process that runs it; compare the ordering and order of "
-        "magnitude with the paper's, not the seconds. ",
+        "magnitude with the paper's, not the seconds. "
     )
-    metadata = _metadata(trials, full, max_iter, random_state, n_jobs, wall_time)
-    return ExperimentResult(
-        "gpca-table2", rows, _columns(with_time=True), caption, metadata
+    return _run_table(
+        2, 10, PAPER_TABLE2, extra, full, trials, random_state, n_jobs, progress
     )
 
 
