@@ -18,6 +18,7 @@ from ..optim._sum_of_min import (
     SOLVER_CONSTRAINTS,
     _assign,
     _check_n_samples,
+    _inertia,
     _initialize,
     _resolve_n_init,
     _run_sum_of_minimum,
@@ -382,13 +383,13 @@ class GPCAClusterer(
             )
             params, labels = result.params, result.labels
             history, n_iter = result.objective_history, result.n_iter
-            inertia = 2 * result.objective * float(sample_weight.sum())
+            inertia = _inertia(problem, result.objective, sample_weight)
         else:
             params, labels, history, n_iter = self._fit_sum_of_product(
                 problem, sample_weight, n_init
             )
             _, _, objective, _ = _assign(problem, params, sample_weight)
-            inertia = 2 * objective * float(sample_weight.sum())
+            inertia = _inertia(problem, objective, sample_weight)
 
         params, labels = _empty_last(params, labels, self.n_clusters)
         membership = group_membership(labels, sample_weight, self.n_clusters)
@@ -498,8 +499,9 @@ class GPCAClusterer(
         """
         X = self._validate(X, reset=False)
         sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
-        _, _, objective, _ = _assign(self._bind(X), self._params(), sample_weight)
-        return -2 * objective * float(sample_weight.sum())
+        problem = self._bind(X)
+        _, _, objective, _ = _assign(problem, self._params(), sample_weight)
+        return -_inertia(problem, objective, sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

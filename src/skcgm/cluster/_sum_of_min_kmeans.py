@@ -15,6 +15,7 @@ from ..optim._sum_of_min import (
     LOSSES,
     SOLVER_CONSTRAINTS,
     _assign,
+    _inertia,
     _run_sum_of_minimum,
 )
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
@@ -307,9 +308,7 @@ class SumOfMinKMeans(
         self.labels_ = result.labels
         self.objective_ = result.objective
         self.objective_history_ = result.objective_history
-        self.inertia_ = (
-            problem.inertia_scale * result.objective * float(sample_weight.sum())
-        )
+        self.inertia_ = _inertia(problem, result.objective, sample_weight)
         self.n_iter_ = result.n_iter
         self._n_features_out = self.n_clusters
         return self
@@ -378,7 +377,7 @@ class SumOfMinKMeans(
         sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
         problem = self._bind(X)
         _, _, objective, _ = _assign(problem, self.cluster_centers_, sample_weight)
-        return -problem.inertia_scale * objective * float(sample_weight.sum())
+        return -_inertia(problem, objective, sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

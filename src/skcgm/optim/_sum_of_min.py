@@ -123,6 +123,15 @@ def _group_statistics(problem, labels, sample_weight, n_clusters):
     return statistics, _group_weights(labels, sample_weight, n_clusters)
 
 
+def _inertia(problem, objective, sample_weight):
+    """scikit-learn's inertia from the paper's objective :math:`F`.
+
+    The weighted sum of the losses, scaled by the family's ``inertia_scale``
+    (2 where :math:`f_i` is half a squared distance).
+    """
+    return problem.inertia_scale * objective * float(sample_weight.sum())
+
+
 def _group_weights(labels, sample_weight, n_clusters):
     counts = np.bincount(labels, weights=sample_weight, minlength=n_clusters)
     return counts.astype(sample_weight.dtype, copy=False)
@@ -242,6 +251,25 @@ def _relocate_empty(problem, labels, min_losses, sample_weight, n_clusters):
     candidates = candidates[gaps[candidates] > 0]
     labels[candidates] = empty[: candidates.size]
     return candidates
+
+
+def _relocate_parameters(
+    problem, params, partition, min_losses, sample_weight, random_state
+):
+    """Relocate empty groups and put their parameters at the moved samples.
+
+    For the gradient solvers, which have no group minimizer to do it: the
+    parameter of a group that received sample ``i`` becomes :math:`x_i^*`.
+    Returns the parameters (a copy when any moved) and the moved samples;
+    ``partition`` is updated in place.
+    """
+    moved = _relocate_empty(
+        problem, partition, min_losses, sample_weight, params.shape[0]
+    )
+    if moved.size:
+        params = params.copy()
+        params[partition[moved]] = problem.sample_minimizers(moved, random_state)
+    return params, moved
 
 
 def _controlled_reclassify(
@@ -408,14 +436,10 @@ def _lloyd_gd(
             statistics = new_statistics
             counts = _group_weights(partition, sample_weight, n_clusters)
             if empty_cluster == "relocate" and np.any(counts == 0):
-                moved = _relocate_empty(
-                    problem, partition, min_losses, sample_weight, n_clusters
+                params, moved = _relocate_parameters(
+                    problem, params, partition, min_losses, sample_weight, random_state
                 )
                 if moved.size:
-                    params = params.copy()
-                    params[partition[moved]] = problem.sample_minimizers(
-                        moved, random_state
-                    )
                     statistics, counts = _group_statistics(
                         problem, partition, sample_weight, n_clusters
                     )
@@ -471,12 +495,10 @@ def _lloyd_momentum(
     partition = labels.copy()
     if empty_cluster == "relocate":
         # Under the size control an empty group stays empty, so fill it now.
-        moved = _relocate_empty(
-            problem, partition, min_losses, sample_weight, n_clusters
+        params, moved = _relocate_parameters(
+            problem, params, partition, min_losses, sample_weight, random_state
         )
         if moved.size:
-            params = params.copy()
-            params[partition[moved]] = problem.sample_minimizers(moved, random_state)
             labels, min_losses, objective, _ = _assign(problem, params, sample_weight)
             history[0] = objective
     statistics, counts = _group_statistics(
