@@ -13,6 +13,10 @@ setup(
         Extension(
             "skcgm.optim._sum_of_min_fast",
             sources=["src/skcgm/optim/_sum_of_min_fast.pyx"],
-        )
+        ),
+        Extension(
+            "skcgm.oracles._mips_fast",
+            sources=["src/skcgm/oracles/_mips_fast.pyx"],
+        ),
     ]
 )

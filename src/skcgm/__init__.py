@@ -2,12 +2,18 @@
 
 from ._version import __version__
 from .cluster import GPCAClusterer, SumOfMinKMeans
-from .linear_model import MixedLinearRegressor
+from .linear_model import (
+    CompAdaGradClassifier,
+    LocalSensitivityLogistic,
+    MixedLinearRegressor,
+)
 from .sampling import KernelHerdingSampler
 
 __all__ = [
+    "CompAdaGradClassifier",
     "GPCAClusterer",
     "KernelHerdingSampler",
+    "LocalSensitivityLogistic",
     "MixedLinearRegressor",
     "SumOfMinKMeans",
     "__version__",

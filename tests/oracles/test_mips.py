@@ -16,6 +16,7 @@ from skcgm.oracles import (
     sphere_pad_atoms,
     sphere_pad_query,
 )
+from skcgm.oracles._mips import _probe_masks
 
 
 def _clustered_sphere(n_atoms=2000, n_features=20, n_clusters=16, seed=0):
@@ -140,6 +141,70 @@ def test_lsh_mips_recall_lower_bound_on_gaussian_data():
     assert np.all(scores <= (Q @ atoms.T).max(axis=1) + 1e-12)
 
 
+def test_probe_masks_follow_the_score_order_of_brute_force():
+    rng = np.random.RandomState(0)
+    margins = rng.standard_normal(5)
+    masks = _probe_masks(margins, n_probes=31)
+    # All 2^5 subsets of flipped bits, each once, the query's bucket first.
+    assert masks[0] == 0
+    assert sorted(masks) == list(range(32))
+
+    def score(mask):
+        return sum(margins[j] ** 2 for j in range(5) if mask >> j & 1)
+
+    scores = [score(mask) for mask in masks]
+    assert scores == sorted(scores)
+    assert _probe_masks(margins, n_probes=3) == masks[:4]
+    assert _probe_masks(margins, n_probes=0) == [0]
+
+
+def test_lsh_mips_probes_only_add_candidates():
+    rng = np.random.RandomState(0)
+    atoms = rng.standard_normal((400, 8))
+    Q = rng.standard_normal((100, 8))
+    best = (Q @ atoms.T).max(axis=1)
+    plain = LSHMIPS(n_tables=4, n_bits=8, random_state=0).fit(atoms)
+    probed = LSHMIPS(n_tables=4, n_bits=8, n_probes=6, random_state=0).fit(atoms)
+    _, plain_scores, plain_scored = plain.query_batch(Q)
+    _, probed_scores, probed_scored = probed.query_batch(Q)
+    # Same projections, more buckets: a superset of candidates per query
+    # (unless the plain index fell back to the full scan).
+    hit = plain_scored < atoms.shape[0]
+    assert np.all(probed_scored[hit] >= plain_scored[hit])
+    assert np.all(probed_scores[hit] >= plain_scores[hit])
+    assert np.mean(probed_scores == best) > np.mean(plain_scores == best)
+
+
+def test_lsh_mips_candidate_cap_keeps_the_closest_codes():
+    rng = np.random.RandomState(0)
+    atoms = rng.standard_normal((300, 6))
+    q = rng.standard_normal(6)
+    full = LSHMIPS(n_tables=8, n_bits=3, random_state=0).fit(atoms)
+    capped = LSHMIPS(n_tables=8, n_bits=3, n_candidates=20, random_state=0).fit(atoms)
+    _, _, n_full = full.query(q)
+    index, score, n_capped = capped.query(q)
+    assert n_full > 20 and n_capped == 20
+    # Brute force: the 20 kept atoms are among the closest in summed Hamming
+    # distance over all tables, and the answer is the best of them.
+    q_codes = capped._hash(sphere_pad_query(q)[np.newaxis, :])[0]
+    distances = np.array(
+        [
+            sum(bin(int(c) ^ int(d)).count("1") for c, d in zip(row, q_codes))
+            for row in capped.codes_
+        ]
+    )
+    union = np.unique(
+        np.concatenate(
+            [b.get(int(c), np.empty(0, int)) for b, c in zip(capped.buckets_, q_codes)]
+        )
+    )
+    threshold = np.sort(distances[union])[19]
+    assert distances[index] <= threshold
+    kept_best = atoms[union[distances[union] < threshold]] @ q
+    assert score >= kept_best.max() - 1e-12
+    assert score == pytest.approx(atoms[index] @ q)
+
+
 def test_lsh_mips_same_random_state_same_results():
     atoms, Q = _clustered_sphere(n_atoms=300, seed=1)
     first = LSHMIPS(n_tables=4, n_bits=6, random_state=42).fit(atoms)
@@ -232,7 +297,13 @@ def test_mips_bad_hyperparameters_name_the_parameter(mips, name):
 def test_mips_clone_pickle_and_params():
     atoms, Q = _clustered_sphere(n_atoms=200, seed=2)
     mips = LSHMIPS(n_tables=3, n_bits=5, random_state=0)
-    assert mips.get_params() == {"n_bits": 5, "n_tables": 3, "random_state": 0}
+    assert mips.get_params() == {
+        "n_bits": 5,
+        "n_candidates": None,
+        "n_probes": 0,
+        "n_tables": 3,
+        "random_state": 0,
+    }
     assert repr(mips) == "LSHMIPS(n_bits=5, n_tables=3, random_state=0)"
     mips.fit(atoms)
     cloned = clone(mips)

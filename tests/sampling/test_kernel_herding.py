@@ -167,6 +167,28 @@ def test_lsh_scores_fewer_candidates_on_clustered_data():
     assert lsh.mmd_history_[-1] < 3 * exact.mmd_history_[-1]
 
 
+@pytest.mark.parametrize("n_candidates", [40, 0.05])
+def test_lsh_candidate_cap_bounds_the_inner_products(n_candidates):
+    X = _clustered(100)
+    n = X.shape[0]
+    params = {"feature_map": "rff", "n_components": 64, "random_state": 0}
+    lsh = KernelHerdingSampler(
+        40,
+        maxip="lsh",
+        n_tables=8,
+        n_bits=6,
+        n_probes=4,
+        n_candidates=n_candidates,
+        **params,
+    ).fit(X)
+    # At most 40 candidates (5% of 800) per iteration, plus a full scan on
+    # the iterations where the index returned no descent vertex.
+    fallback = lsh.n_scored_ > 40
+    assert np.all(lsh.n_scored_[~fallback] <= 40)
+    assert np.all(lsh.n_scored_[fallback] <= 40 + n)
+    assert lsh.n_scored_.mean() < 0.25 * n
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_fit_resample_equals_fit_and_indexing(dtype):
     X = _mixture(120).astype(dtype)

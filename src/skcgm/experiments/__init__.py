@@ -5,6 +5,14 @@ metadata) and prints nothing; the command line formats, plots and reports
 progress.
 """
 
+from ._compadagrad import (
+    digits_prototype_features,
+    make_correlated_classification,
+    make_sparse_text_classification,
+    plot_compadagrad,
+    progressive_validation,
+    run_compadagrad,
+)
 from ._compare import (
     COMPARISONS,
     Candidate,
@@ -28,6 +36,15 @@ from ._herding import (
     squared_mmd,
 )
 from ._kmeans_seeding import plot_kmeans_seeding, run_kmeans_seeding, theorem_4_1_bound
+from ._local_sensitivity import (
+    keel_available,
+    logistic_objective,
+    logistic_optimum,
+    make_logistic_classification,
+    make_sensitivity_synthetic,
+    plot_local_sensitivity,
+    run_local_sensitivity,
+)
 from ._mlr_table import (
     plot_mlr_table3,
     regularized_objective,
@@ -40,33 +57,46 @@ from ._sfwpo import plot_sfwpo, run_sfwpo
 
 __all__ = [
     "COMPARISONS",
-    "EXPERIMENTS",
     "Candidate",
     "Column",
     "Comparison",
+    "EXPERIMENTS",
     "Experiment",
     "ExperimentResult",
     "Metric",
     "MixedLinearEMResult",
     "best_matching_accuracy",
+    "digits_prototype_features",
     "fit_em_mixed_linear",
     "format_table",
     "get_experiment",
+    "keel_available",
     "kernel_thinning_available",
+    "logistic_objective",
+    "logistic_optimum",
+    "make_correlated_classification",
     "make_gaussian_mixture",
+    "make_logistic_classification",
+    "make_sensitivity_synthetic",
+    "make_sparse_text_classification",
+    "plot_compadagrad",
     "plot_compare",
     "plot_gpca_table",
     "plot_herding",
     "plot_kmeans_seeding",
+    "plot_local_sensitivity",
     "plot_mlr_table3",
     "plot_sfwpo",
+    "progressive_validation",
     "regularized_objective",
+    "run_compadagrad",
     "run_compare",
     "run_failed",
     "run_gpca_table1",
     "run_gpca_table2",
     "run_herding",
     "run_kmeans_seeding",
+    "run_local_sensitivity",
     "run_mlr_table3",
     "run_sfwpo",
     "squared_mmd",

@@ -6,6 +6,7 @@ estimator families add their rows by appending :class:`Comparison` specs to
 :data:`COMPARISONS`; the table's columns are the union of their metrics.
 """
 
+import math
 import os
 import time
 from collections.abc import Callable
@@ -15,22 +16,29 @@ import numpy as np
 import sklearn
 from joblib import Parallel, delayed
 from scipy.optimize import linear_sum_assignment
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.cluster import KMeans, SpectralClustering
-from sklearn.datasets import load_digits, load_iris, make_blobs
-from sklearn.linear_model import LinearRegression
-from sklearn.metrics import adjusted_rand_score
+from sklearn.datasets import load_breast_cancer, load_digits, load_iris, make_blobs
+from sklearn.linear_model import LinearRegression, LogisticRegression, SGDClassifier
+from sklearn.metrics import adjusted_rand_score, log_loss
 from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
-from sklearn.utils import _safe_indexing
+from sklearn.utils import _safe_indexing, check_random_state
 
 from .._version import __version__
 from ..cluster import SumOfMinKMeans
 from ..cluster._gpca import GPCAClusterer
 from ..datasets import make_mixed_linear_regression, make_union_of_subspaces
-from ..linear_model import MixedLinearRegressor
+from ..linear_model import (
+    CompAdaGradClassifier,
+    LocalSensitivityLogistic,
+    MixedLinearRegressor,
+)
 from ._em_baseline import _MixedLinearEM
 from ._gpca_tables import best_matching_accuracy
+from ._local_sensitivity import make_logistic_classification
 from ._result import Column, ExperimentResult, _versions
 
 
@@ -181,7 +189,8 @@ class Comparison:
     >>> from sklearn.datasets import make_blobs
     >>> from skcgm.experiments import COMPARISONS, Candidate, Comparison, Metric
     >>> [comparison.dataset for comparison in COMPARISONS]
-    ['iris', 'digits', 'blobs', 'mixed-lines', 'subspaces', 'digits-herding']
+    ['iris', 'digits', 'blobs', 'mixed-lines', 'subspaces', 'digits-herding',
+     'digits-compadagrad', 'breast-cancer', 'logistic']
     >>> def n_iter(estimator, X, y):
     ...     return estimator.n_iter_
     >>> kmeans = Candidate("KMeans", lambda k, seed: KMeans(k, random_state=seed))
@@ -836,5 +845,204 @@ COMPARISONS += (
         "(stratified by class), or on the whole fold; gamma = 1 / (64 X.var()) "
         "of the fold (scikit-learn's 'scale') for the SVC and herding; fit time "
         "includes the subset selection.",
+    ),
+)
+
+
+# CompAdaGrad against the SGD a user would otherwise pick, with the same loss
+# and penalty. A step costs O(n k + n log n + k^3) whatever the batch size, so
+# mini-batches amortize it; k = 16 is a proper subspace of both data sets
+# (64 and 30 -> 32 padded features; the default k = 32 would be full-matrix
+# AdaGrad on the 30 features of breast cancer). The other options are both
+# estimators' defaults.
+COMPADAGRAD_BATCH_SIZE = 64
+COMPADAGRAD_N_COMPONENTS = 16
+
+
+def _compadagrad(n_classes, random_state):
+    return make_pipeline(
+        StandardScaler(),
+        CompAdaGradClassifier(
+            n_components=COMPADAGRAD_N_COMPONENTS,
+            batch_size=COMPADAGRAD_BATCH_SIZE,
+            random_state=random_state,
+        ),
+    )
+
+
+def _diagonal_adagrad(n_classes, random_state):
+    return make_pipeline(
+        StandardScaler(),
+        CompAdaGradClassifier(
+            n_components=0,
+            batch_size=COMPADAGRAD_BATCH_SIZE,
+            random_state=random_state,
+        ),
+    )
+
+
+def _sgd_hinge(n_classes, random_state):
+    return make_pipeline(
+        StandardScaler(),
+        SGDClassifier(loss="hinge", penalty="l2", random_state=random_state),
+    )
+
+
+def _load_breast_cancer(random_state):
+    return load_breast_cancer(return_X_y=True)
+
+
+COMPADAGRAD_CANDIDATES = (
+    Candidate(
+        f"CompAdaGradClassifier(n_components={COMPADAGRAD_N_COMPONENTS})",
+        _compadagrad,
+    ),
+    Candidate("CompAdaGradClassifier(n_components=0)", _diagonal_adagrad),
+    Candidate("SGDClassifier", _sgd_hinge),
+)
+COMPADAGRAD_PROTOCOL = (
+    "Linear classifiers: StandardScaler, then loss='hinge', penalty='l2', "
+    "alpha=1e-4 (both estimators' defaults); CompAdaGradClassifier with "
+    f"n_components={COMPADAGRAD_N_COMPONENTS} (n_components=0: diagonal "
+    f"AdaGrad), batch_size={COMPADAGRAD_BATCH_SIZE} and its defaults "
+    "(eta0=0.1, delta=1e-2, variant='paper'); SGDClassifier with its "
+    "defaults (learning_rate='optimal', one sample per step); both stop "
+    "when the training loss has not improved by tol=1e-3 for 5 epochs; "
+    "one-vs-rest on digits."
+)
+
+COMPARISONS += (
+    Comparison(
+        dataset="digits-compadagrad",
+        description="load_digits, 1797 x 64, 10 classes, standardized; "
+        "hinge + l2 linear classifiers",
+        load=_load_digits,
+        candidates=COMPADAGRAD_CANDIDATES,
+        baseline="SGDClassifier",
+        metrics=(ACCURACY,),
+        protocol=COMPADAGRAD_PROTOCOL,
+    ),
+    Comparison(
+        dataset="breast-cancer",
+        description="load_breast_cancer, 569 x 30, 2 classes, standardized; "
+        "hinge + l2 linear classifiers",
+        load=_load_breast_cancer,
+        candidates=COMPADAGRAD_CANDIDATES,
+        baseline="SGDClassifier",
+        metrics=(ACCURACY,),
+        protocol=COMPADAGRAD_PROTOCOL,
+    ),
+)
+
+
+# LocalSensitivityLogistic against LogisticRegression, fitted on all the data
+# and on a uniform subsample of one round's size: 1% of the training rows per
+# round, the small sample setting of the issue's benchmark, on generated
+# logistic data large enough for a subsample to be worth drawing.
+LOGISTIC_DATA = {"n_samples": 20_000, "n_features": 20}
+LOGISTIC_SAMPLE_SIZE = 0.01
+
+
+class _UniformSubsetLogistic(ClassifierMixin, BaseEstimator):
+    """LogisticRegression fitted on ``ceil(sample_size * n)`` rows drawn uniformly.
+
+    The rows are drawn without replacement from ``random_state``, with the
+    rounding of ``LocalSensitivityLogistic(sample_size=...)``, so that the
+    subsample has the size of one of its rounds.
+    """
+
+    def __init__(self, sample_size=0.01, random_state=None):
+        self.sample_size = sample_size
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        n = X.shape[0]
+        m = max(1, math.ceil(self.sample_size * n))
+        rows = check_random_state(self.random_state).choice(n, m, replace=False)
+        self.model_ = LogisticRegression().fit(X[rows], y[rows])
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+    def predict_proba(self, X):
+        return self.model_.predict_proba(X)
+
+
+def _held_out_log_loss(estimator, X, y):
+    return log_loss(y, estimator.predict_proba(X), labels=estimator.classes_)
+
+
+LOG_LOSS = Metric(
+    "log_loss",
+    "log-loss (held-out)",
+    _held_out_log_loss,
+    "log-loss: mean negative log-likelihood of the held-out labels",
+    fmt=".4f",
+)
+
+
+def _load_logistic(random_state):
+    X, y, coef = make_logistic_classification(
+        **LOGISTIC_DATA, random_state=random_state
+    )
+    return X, y
+
+
+def _local_sensitivity_logistic(sampling):
+    def make(n_classes, random_state):
+        return LocalSensitivityLogistic(
+            sample_size=LOGISTIC_SAMPLE_SIZE,
+            sampling=sampling,
+            random_state=random_state,
+        )
+
+    return make
+
+
+def _logistic_subset(n_classes, random_state):
+    return _UniformSubsetLogistic(
+        sample_size=LOGISTIC_SAMPLE_SIZE, random_state=random_state
+    )
+
+
+def _logistic_all(n_classes, random_state):
+    return LogisticRegression()
+
+
+COMPARISONS += (
+    Comparison(
+        dataset="logistic",
+        description="make_logistic_classification, "
+        f"{LOGISTIC_DATA['n_samples']} x {LOGISTIC_DATA['n_features']}, labels "
+        "drawn from a logistic model (margin std 2, intercept 0.5), seeded by "
+        "--random-state",
+        load=_load_logistic,
+        candidates=(
+            Candidate(
+                f"LocalSensitivityLogistic(sample_size={LOGISTIC_SAMPLE_SIZE})",
+                _local_sensitivity_logistic("local_sensitivity"),
+            ),
+            Candidate(
+                "LocalSensitivityLogistic(sampling='uniform')",
+                _local_sensitivity_logistic("uniform"),
+            ),
+            Candidate(
+                f"LogisticRegression on a {LOGISTIC_SAMPLE_SIZE:.0%} uniform subsample",
+                _logistic_subset,
+            ),
+            Candidate("LogisticRegression", _logistic_all),
+        ),
+        baseline="LogisticRegression",
+        metrics=(LOG_LOSS, ACCURACY),
+        protocol="Logistic regression, C=1 for every estimator (the objective of "
+        "LogisticRegression): LocalSensitivityLogistic with sample_size="
+        f"{LOGISTIC_SAMPLE_SIZE} (1% of the training rows drawn per round), by "
+        "local sensitivity and, through the same loop, uniformly, other "
+        "options at their defaults; every round evaluates the gradient on all "
+        "the training rows, only the inner solver touches the sample. "
+        "LogisticRegression (lbfgs, defaults) on a uniform subsample of one "
+        "round's size, drawn without replacement, and on all the training rows.",
     ),
 )

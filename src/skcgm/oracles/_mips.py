@@ -26,12 +26,14 @@ search into a MIPS on the unit sphere, are the functions
 :func:`sphere_pad_atoms` and :func:`sphere_pad_query`.
 """
 
-import inspect
-from numbers import Integral
+import heapq
 
 import numpy as np
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array, check_random_state
+
+from ._mips_fast import best_inner_product, hamming_distances, union_candidates
+from ._params import _check_int, _ParamsMixin
 
 __all__ = [
     "ExactMIPS",
@@ -51,20 +53,6 @@ _QUERY_CHUNK = 1024
 _MAX_BITS = 62
 
 
-def _check_int(owner, name, value, low, high=None):
-    """Raise a ValueError naming ``name`` unless ``low <= value <= high``."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, Integral)
-        or value < low
-        or (high is not None and value > high)
-    ):
-        bounds = f"in [{low}, {high}]" if high is not None else f">= {low}"
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be an int {bounds}; got {value!r}."
-        )
-
-
 def _check_atoms(atoms):
     """Validate ``atoms`` as a finite dense 2-D float array."""
     return check_array(
@@ -75,62 +63,12 @@ def _check_atoms(atoms):
     )
 
 
-class _BaseMIPS:
-    """Hyper-parameter handling shared by the MIPS indexes.
+class _BaseMIPS(_ParamsMixin):
+    """Atoms, their validation and the fitted-state check of the MIPS indexes.
 
-    The indexes are not estimators (they would not pass scikit-learn's
-    estimator checks), but they follow its conventions: ``__init__`` only
-    stores its arguments, :meth:`get_params` makes them clonable with
-    :func:`sklearn.base.clone`, and the fitted state lives in attributes
-    ending in ``_``.
+    The parameters are handled as for every oracle (:mod:`._params`); this
+    class adds the atoms, their validation and the fitted-state check.
     """
-
-    @classmethod
-    def _param_names(cls):
-        signature = inspect.signature(cls.__init__)
-        return sorted(p for p in signature.parameters if p != "self")
-
-    def get_params(self, deep=True):
-        """Get the hyper-parameters of this index.
-
-        Parameters
-        ----------
-        deep : bool, default=True
-            Unused; present for compatibility with scikit-learn.
-
-        Returns
-        -------
-        params : dict
-            Parameter names mapped to their values.
-        """
-        return {name: getattr(self, name) for name in self._param_names()}
-
-    def set_params(self, **params):
-        """Set the hyper-parameters of this index.
-
-        Parameters
-        ----------
-        **params : dict
-            Parameter names mapped to their new values.
-
-        Returns
-        -------
-        self : object
-            The index, unfitted state untouched.
-        """
-        valid = self._param_names()
-        for name, value in params.items():
-            if name not in valid:
-                raise ValueError(
-                    f"Invalid parameter {name!r} for {type(self).__name__}; "
-                    f"valid parameters are {valid}."
-                )
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self):
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
 
     def _validate_hyperparameters(self):
         """Check the hyper-parameters; subclasses override."""
@@ -334,12 +272,23 @@ class LSHMIPS(_BaseMIPS):
        angle :math:`\\theta` agree on a bit with probability
        :math:`1 - \\theta / \\pi`).
     3. A query's candidates are the union over the tables of the atoms in
-       its bucket; they are re-ranked by their exact inner product with the
+       its bucket and, with ``n_probes > 0``, in the ``n_probes`` neighbouring
+       buckets of every table most likely to hold near neighbours
+       (query-directed multi-probe, Lv et al., 2007: the buckets reached by
+       flipping the bits whose projections are closest to zero).
+    4. With ``n_candidates`` set and more candidates than that, only the
+       ``n_candidates`` whose codes, over all tables, differ from the query's
+       in the fewest bits are kept: the number of differing bits out of
+       :math:`LK` estimates the angle :math:`\\theta` to the query, since each
+       bit differs with probability :math:`\\theta / \\pi`.
+    5. The candidates are re-ranked by their exact inner product with the
        query, ties towards the lowest index. ``n_scored`` counts them.
 
-    More tables raise the chance that the true maximizer is a candidate
-    (recall) and the number of candidates; more bits make buckets smaller.
-    ``n_bits=0`` puts every atom in one bucket, an exact scan.
+    More tables and probes raise the chance that the true maximizer is a
+    candidate (recall) and the number of candidates; more bits make buckets
+    smaller; ``n_candidates`` caps the inner products computed per query,
+    whatever the skew of the buckets. ``n_bits=0`` puts every atom in one
+    bucket, an exact scan.
 
     **Fallback.** When no table has an atom in the query's bucket, the
     index scans all atoms exactly, and ``n_scored`` is ``n_atoms``. A zero
@@ -352,6 +301,12 @@ class LSHMIPS(_BaseMIPS):
         Number of hash tables :math:`L`.
     n_bits : int, default=8
         Number of sign projections :math:`K` per table, at most 62.
+    n_probes : int, default=0
+        Extra buckets probed per table (multi-probe); 0 probes only the
+        query's own bucket.
+    n_candidates : int, default=None
+        Largest number of candidates re-ranked exactly per query, chosen by
+        Hamming distance of the codes; None re-ranks them all.
     random_state : int, RandomState instance or None, default=None
         Seeds the Gaussian projections.
 
@@ -392,14 +347,21 @@ class LSHMIPS(_BaseMIPS):
     (True, True)
     """
 
-    def __init__(self, n_tables=16, n_bits=8, random_state=None):
+    def __init__(
+        self, n_tables=16, n_bits=8, *, n_probes=0, n_candidates=None, random_state=None
+    ):
         self.n_tables = n_tables
         self.n_bits = n_bits
+        self.n_probes = n_probes
+        self.n_candidates = n_candidates
         self.random_state = random_state
 
     def _validate_hyperparameters(self):
         _check_int("LSHMIPS", "n_tables", self.n_tables, 1)
         _check_int("LSHMIPS", "n_bits", self.n_bits, 0, _MAX_BITS)
+        _check_int("LSHMIPS", "n_probes", self.n_probes, 0)
+        if self.n_candidates is not None:
+            _check_int("LSHMIPS", "n_candidates", self.n_candidates, 1)
 
     def fit(self, atoms):
         """Hash the atoms into the tables.
@@ -418,12 +380,17 @@ class LSHMIPS(_BaseMIPS):
             The fitted index.
         """
         atoms = self._fit_atoms(atoms)
+        # The compiled re-ranking reads rows in place.
+        self.atoms_ = atoms = np.ascontiguousarray(atoms)
         rng = check_random_state(self.random_state)
         padded, self.max_norm_ = sphere_pad_atoms(atoms, return_max_norm=True)
         self.projections_ = rng.standard_normal(
             (self.n_tables, self.n_bits, padded.shape[1])
         )
         self.codes_ = self._hash(padded)
+        # Scratch for de-duplicating candidates (see union_candidates).
+        self._marks = np.zeros(self.n_atoms_, dtype=np.int32)
+        self._stamp = 0
         self.buckets_ = []
         for table in range(self.n_tables):
             codes = self.codes_[:, table]
@@ -433,21 +400,29 @@ class LSHMIPS(_BaseMIPS):
             self.buckets_.append(dict(zip(unique.tolist(), groups)))
         return self
 
-    def _hash(self, points):
-        """Codes of shape (n_points, n_tables) of padded unit vectors."""
+    def _hash(self, points, return_margins=False):
+        """Codes of shape (n_points, n_tables) of padded unit vectors.
+
+        With ``return_margins``, also the projections of shape (n_points,
+        n_tables, n_bits) whose signs are the bits, for multi-probing.
+        """
         n_points = points.shape[0]
         n_tables, n_bits, dim = self.projections_.shape
         codes = np.zeros((n_points, n_tables), dtype=np.int64)
+        margins = np.zeros((n_points, n_tables, n_bits)) if return_margins else None
         if n_bits == 0:
-            return codes
+            return (codes, margins) if return_margins else codes
         flat = self.projections_.reshape(n_tables * n_bits, dim)
         weights = np.left_shift(np.int64(1), np.arange(n_bits, dtype=np.int64))
         step = max(1, _BLOCK_ELEMENTS // (n_tables * n_bits))
         for start in range(0, n_points, step):
-            signs = points[start : start + step] @ flat.T > 0
-            signs = signs.reshape(-1, n_tables, n_bits)
-            codes[start : start + step] = signs.astype(np.int64) @ weights
-        return codes
+            projected = (points[start : start + step] @ flat.T).reshape(
+                -1, n_tables, n_bits
+            )
+            codes[start : start + step] = (projected > 0).astype(np.int64) @ weights
+            if return_margins:
+                margins[start : start + step] = projected
+        return (codes, margins) if return_margins else codes
 
     def _query_batch(self, Q):
         n_queries = Q.shape[0]
@@ -457,27 +432,71 @@ class LSHMIPS(_BaseMIPS):
         norms = np.linalg.norm(Q, axis=1)
         nonzero = norms > 0
         padded = _pad_query(np.asarray(Q[nonzero], dtype=np.float64))
-        codes = self._hash(padded)
-        empty = np.empty(0, dtype=np.int64)
+        codes, margins = self._hash(padded, return_margins=True)
         for row, qi in enumerate(np.flatnonzero(nonzero)):
-            found = [
-                bucket.get(code, empty)
-                for bucket, code in zip(self.buckets_, codes[row].tolist())
-            ]
-            candidates = np.unique(np.concatenate(found))
-            q = Q[qi]
+            q = np.ascontiguousarray(Q[qi])
+            candidates = self._candidates(codes[row], margins[row])
             if candidates.size == 0:
                 # Fallback: no atom shares a bucket with the query.
                 idx, score = _exact_argmax(self.atoms_, q[np.newaxis, :])
                 indices[qi], scores[qi] = idx[0], score[0]
                 n_scored[qi] = self.n_atoms_
                 continue
-            values = self.atoms_[candidates] @ q
-            best = np.argmax(values)
-            indices[qi] = candidates[best]
-            scores[qi] = values[best]
+            indices[qi], scores[qi] = best_inner_product(self.atoms_, candidates, q)
             n_scored[qi] = candidates.size
         return indices, scores, n_scored
+
+    def _candidates(self, codes, margins):
+        """Atoms to re-rank for one query: its buckets, probes, Hamming cut."""
+        found = []
+        for table, (bucket, code) in enumerate(zip(self.buckets_, codes.tolist())):
+            for mask in _probe_masks(margins[table], self.n_probes):
+                atoms = bucket.get(code ^ mask)
+                if atoms is not None:
+                    found.append(atoms)
+        if not found:
+            return np.empty(0, dtype=np.intp)
+        self._stamp += 1
+        if self._stamp == np.iinfo(np.int32).max:
+            self._marks[:] = 0
+            self._stamp = 1
+        candidates = union_candidates(np.concatenate(found), self._marks, self._stamp)
+        budget = self.n_candidates
+        if budget is not None and candidates.size > budget:
+            distances = hamming_distances(self.codes_, candidates, codes)
+            keep = np.argpartition(distances, budget - 1)[:budget]
+            candidates = candidates[keep]
+        return candidates
+
+
+def _probe_masks(margins, n_probes):
+    """Bit masks of the buckets one table probes, best first.
+
+    Query-directed multi-probe (Lv et al., 2007): flipping the sign bits whose
+    projections :math:`z_j = \\langle r_j, Q(q) \\rangle` are closest to zero
+    gives the neighbouring buckets most likely to hold near neighbours. A set
+    :math:`A` of flipped bits scores :math:`\\sum_{j \\in A} z_j^2`; the
+    sets are generated in increasing score with a heap of "shift" and
+    "expand" moves over the bits sorted by :math:`|z_j|`. The first mask is
+    0, the query's own bucket.
+    """
+    masks = [0]
+    n_bits = margins.shape[0]
+    if n_probes == 0 or n_bits == 0:
+        return masks
+    order = np.argsort(np.abs(margins), kind="stable")
+    sq = margins[order] ** 2
+    bit = [1 << int(j) for j in order]
+    # Entries: (score, position of the last sorted bit, mask).
+    heap = [(float(sq[0]), 0, bit[0])]
+    while heap and len(masks) <= n_probes:
+        score, last, mask = heapq.heappop(heap)
+        masks.append(mask)
+        if last + 1 < n_bits:
+            shifted = mask ^ bit[last] ^ bit[last + 1]
+            heapq.heappush(heap, (score - sq[last] + sq[last + 1], last + 1, shifted))
+            heapq.heappush(heap, (score + sq[last + 1], last + 1, mask ^ bit[last + 1]))
+    return masks
 
 
 def fw_query_transform(grad, x):

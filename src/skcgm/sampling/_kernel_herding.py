@@ -13,7 +13,13 @@ from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
 from ..oracles import LSHMIPS, ConvexHullLMO, ExactMIPS
 from ..utils._blocks import row_blocks
-from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
+from ..utils._sklearn_compat import (
+    Interval,
+    RealNotInt,
+    StrOptions,
+    _fit_context,
+    validate_data,
+)
 from ..utils._validation import check_sample_weight
 
 _MAX_SEED = np.iinfo(np.int32).max
@@ -55,6 +61,13 @@ class _ConvexWeights:
         weights = np.asarray(self.weights, dtype=np.float64)
         keep = weights > 0
         return indices[keep], weights[keep] / weights[keep].sum()
+
+
+def _candidate_budget(n_candidates, n_rows):
+    """``n_candidates`` as a count of rows (a float is a fraction of them)."""
+    if n_candidates is None or isinstance(n_candidates, Integral):
+        return n_candidates
+    return max(1, int(np.ceil(n_candidates * n_rows)))
 
 
 def _step_size(step, t, gap, dist2):
@@ -148,6 +161,16 @@ class KernelHerdingSampler(BaseEstimator):
 
     n_bits : int, default=8
         Sign projections per LSH table (``maxip='lsh'`` only).
+
+    n_probes : int, default=0
+        Extra buckets probed per LSH table, multi-probe (``maxip='lsh'``
+        only).
+
+    n_candidates : int, float or None, default=None
+        Largest number of LSH candidates scored exactly per iteration, the
+        ones closest to the query in Hamming distance (``maxip='lsh'`` only);
+        a float in (0, 1] is a fraction of the candidate rows. None scores
+        every candidate.
 
     step : {'herding', 'fw', 'line_search'}, default='herding'
         Step size :math:`\\eta_t`: 'herding' is :math:`1/(t+1)` (uniform
@@ -253,6 +276,12 @@ class KernelHerdingSampler(BaseEstimator):
         "maxip": [StrOptions({"exact", "lsh"})],
         "n_tables": [Interval(Integral, 1, None, closed="left")],
         "n_bits": [Interval(Integral, 0, 62, closed="both")],
+        "n_probes": [Interval(Integral, 0, None, closed="left")],
+        "n_candidates": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="right"),
+            None,
+        ],
         "step": [StrOptions({"herding", "fw", "line_search"})],
         "per_class": ["boolean"],
         "random_state": ["random_state"],
@@ -269,6 +298,8 @@ class KernelHerdingSampler(BaseEstimator):
         maxip="exact",
         n_tables=16,
         n_bits=8,
+        n_probes=0,
+        n_candidates=None,
         step="herding",
         per_class=False,
         random_state=None,
@@ -281,6 +312,8 @@ class KernelHerdingSampler(BaseEstimator):
         self.maxip = maxip
         self.n_tables = n_tables
         self.n_bits = n_bits
+        self.n_probes = n_probes
+        self.n_candidates = n_candidates
         self.step = step
         self.per_class = per_class
         self.random_state = random_state
@@ -368,6 +401,8 @@ class KernelHerdingSampler(BaseEstimator):
             else LSHMIPS(
                 n_tables=self.n_tables,
                 n_bits=self.n_bits,
+                n_probes=self.n_probes,
+                n_candidates=_candidate_budget(self.n_candidates, F.shape[0]),
                 random_state=rng.randint(_MAX_SEED),
             )
         )

@@ -48,7 +48,31 @@ def row_blocks(n_rows, n_columns):
 
 @lru_cache(maxsize=1)
 def _controller():
+    # Built once: a controller scans the loaded libraries, milliseconds that
+    # would otherwise be paid by every partial_fit call.
     return ThreadpoolController()
+
+
+def single_threaded_blas():
+    """Context manager limiting BLAS to one thread, process-wide.
+
+    For loops of small BLAS calls, where threads cost more than they gain,
+    and around threads that each run their own BLAS calls.
+
+    Returns
+    -------
+    limiter : context manager
+        threadpoolctl's limiter; the previous limits come back on exit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.utils._blocks import single_threaded_blas
+    >>> with single_threaded_blas():
+    ...     float(np.ones(3) @ np.ones(3))
+    3.0
+    """
+    return _controller().limit(limits=1, user_api="blas")
 
 
 def map_row_blocks(func, n_rows, n_columns):
@@ -81,7 +105,7 @@ def map_row_blocks(func, n_rows, n_columns):
     if n_threads <= 1:
         return [func(rows) for rows in blocks]
     with (
-        _controller().limit(limits=1, user_api="blas"),
+        single_threaded_blas(),
         ThreadPoolExecutor(n_threads) as executor,
     ):
         return list(executor.map(func, blocks))

@@ -7,11 +7,16 @@ single file.
 """
 
 from sklearn.base import _fit_context
+
+# The decision_function/predict/score of every linear classifier; only
+# scikit-learn's private _base module defines it.
+from sklearn.linear_model._base import LinearClassifierMixin
 from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 from sklearn.utils._param_validation import (
     HasMethods,
     Hidden,
     Interval,
+    RealNotInt,
     StrOptions,
     validate_params,
 )
@@ -21,6 +26,8 @@ __all__ = [
     "HasMethods",
     "Hidden",
     "Interval",
+    "LinearClassifierMixin",
+    "RealNotInt",
     "StrOptions",
     "_check_sample_weight",
     "_fit_context",

@@ -1,0 +1,1027 @@
+"""The approximate proximal point method with local-sensitivity sampling.
+
+Raj, Musco and Mackey, "Importance Sampling via Local Sensitivity" (AISTATS
+2020), minimize a finite sum of GLM losses (Definition 1)
+
+.. math::
+
+    F(x) = \\frac1n \\sum_{i=1}^n u_i f(a_i^\\top x)
+    + \\frac{\\alpha}{2} \\|x_{\\mathcal P}\\|^2
+
+(labels absorbed into the rows, :math:`a_i = b_i x_i`; :math:`u_i` sample
+weights; :math:`\\mathcal P` the penalized coordinates, e.g. all but an
+intercept) by proximal point rounds (Algorithm 2)
+
+.. math::
+
+    x_t \\approx \\operatorname{argmin}_{\\|x - x_{t-1}\\| \\le r_t}
+    F^s(x) + \\lambda_t \\|x - x_{t-1}\\|^2,
+    \\qquad \\lambda_t = \\sqrt{\\|\\nabla F(x_{t-1})\\|},
+    \\quad r_t = \\frac{\\|\\nabla F(x_{t-1})\\|}{\\lambda_t + \\mu},
+
+where :math:`F^s` is :math:`F` with the sum replaced by a reweighted
+subsample of :math:`m` terms drawn with probabilities proportional to upper
+bounds on their *local* sensitivities on the ball: the ridge leverage
+scores of the local quadratic model (Theorem 9) plus a Lipschitz-Hessian
+correction (Theorem 10). The paper's errata and the resolved pseudocode are
+in note ``003_local_sensitivity.md`` (Sections 1.9 and 2.5);
+:func:`local_sensitivity_scores` computes the scores and
+:func:`approximate_proximal_point` runs the rounds.
+"""
+
+# Authors: The skcgm developers
+# SPDX-License-Identifier: BSD-3-Clause
+
+import contextlib
+import math
+import warnings
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import eigh
+from scipy.optimize import brentq
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_array, check_random_state
+
+from ..oracles._leverage import (
+    _gram,
+    _leverage_from_gram,
+    _sketched_leverage,
+)
+from ..oracles._sampling import importance_sample
+from ..utils._blocks import row_blocks, single_threaded_blas
+from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
+
+__all__ = [
+    "ProximalPointResult",
+    "approximate_proximal_point",
+    "local_sensitivity_scores",
+]
+
+# Below this many elements of the sampled rows, the inner solver runs with
+# single-threaded BLAS (the size of one block of skcgm.utils._blocks).
+_SMALL_BLAS_ELEMENTS = 2**17
+
+_LOSS_METHODS = [
+    "value",
+    "derivative",
+    "second_derivative",
+    "derivative_ratio",
+    "sqrt_derivative_ratio",
+]
+
+
+@dataclass
+class ProximalPointResult:
+    """Result of :func:`approximate_proximal_point`.
+
+    A plain record; every field is also an attribute. The arrays of
+    ``history`` are indexed by the iterate: entry ``t`` describes
+    :math:`x_t`, ``t = 0, ..., n_iter``, and the round that produced it
+    (NaN or 0 at ``t = 0``).
+
+    Parameters
+    ----------
+    coef : ndarray of shape (n_features,)
+        The last iterate :math:`x_T`, ``T = n_iter``.
+    n_iter : int
+        Number of proximal point rounds run.
+    converged : bool
+        Whether :math:`\\|\\nabla F(x_T)\\| \\le` ``tol`` (or the callback
+        stopped the run) before ``max_iter`` rounds.
+    history : dict of ndarray
+        Per-iterate arrays of length ``n_iter + 1``:
+
+        - ``'objective'``: :math:`F(x_t)`;
+        - ``'grad_norm'``: :math:`\\|\\nabla F(x_t)\\|`;
+        - ``'prox_weight'``: :math:`\\lambda_t`;
+        - ``'radius'``: :math:`r_t` (``inf`` without a ball);
+        - ``'total_sensitivity'``: :math:`\\sum_i s_i` of the scores the
+          round sampled by (NaN for the other samplers);
+        - ``'n_inner_iter'``: cumulative inner gradient steps up to
+          :math:`x_t` (the horizontal axis of the paper's Figure 2);
+        - ``'n_distinct'``: distinct rows in the round's subsample.
+    sample_indices : ndarray of shape (n_distinct,)
+        Distinct rows sampled in the last round, sorted.
+    sample_weight : ndarray of shape (n_distinct,)
+        Their importance weights :math:`c_i / (m p_i)` (not multiplied by the
+        sample weights :math:`u_i`); all ones for ``sampling='full'``.
+    sampling_probabilities : ndarray of shape (n_samples,) or None
+        The distribution :math:`P` of the last round; None for 'full'.
+
+    See Also
+    --------
+    approximate_proximal_point : The solver that returns it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim import approximate_proximal_point
+    >>> from skcgm.oracles import LogisticLoss
+    >>> A = np.array([[1.0, 2.0], [-1.0, 1.0], [2.0, -1.0], [0.5, 0.5]])
+    >>> result = approximate_proximal_point(
+    ...     LogisticLoss(), A, alpha=0.1, sampling="full", tol=1e-10)
+    >>> result.converged, bool(result.history["grad_norm"][-1] <= 1e-10)
+    (True, True)
+    """
+
+    coef: np.ndarray
+    n_iter: int
+    converged: bool
+    history: dict = field(repr=False)
+    sample_indices: np.ndarray = field(repr=False)
+    sample_weight: np.ndarray = field(repr=False)
+    sampling_probabilities: np.ndarray = field(repr=False)
+
+
+# ---------------------------------------------------------------------------
+# Problem data: validation and the full objective
+
+
+def _check_data(A, name="A"):
+    return check_array(
+        A, accept_sparse="csr", dtype=[np.float64, np.float32], input_name=name
+    )
+
+
+def _check_weights(sample_weight, n):
+    if sample_weight is None:
+        return np.ones(n)
+    u = np.asarray(sample_weight, dtype=np.float64)
+    if u.shape != (n,):
+        raise ValueError(
+            f"sample_weight must have shape ({n},), one weight per row of A; got "
+            f"shape {u.shape}."
+        )
+    if not np.all(np.isfinite(u)) or np.any(u < 0):
+        raise ValueError("sample_weight must be finite and non-negative.")
+    if not np.any(u > 0):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+    return u
+
+
+def _check_penalized(penalized, d):
+    if penalized is None:
+        return np.ones(d, dtype=bool)
+    pen = np.asarray(penalized)
+    if pen.shape != (d,) or pen.dtype != bool:
+        raise ValueError(
+            f"penalized must be None or a boolean mask of shape ({d},), one entry "
+            f"per column of A; got dtype {pen.dtype} and shape {pen.shape}."
+        )
+    return pen
+
+
+def _check_vector(x, d, name):
+    x = np.asarray(x, dtype=np.float64)
+    if x.shape != (d,):
+        raise ValueError(
+            f"{name} must have shape ({d},), one entry per column of A; got shape "
+            f"{x.shape}."
+        )
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"{name} must be finite.")
+    return x
+
+
+def _matvec(A, x):
+    """:math:`Ax` in float64, without promoting a float32 ``A``."""
+    return np.asarray(A @ x.astype(A.dtype, copy=False), dtype=np.float64)
+
+
+def _rmatvec(A, v):
+    """:math:`A^\\top v` in float64, without promoting a float32 ``A``."""
+    return np.asarray(A.T @ v.astype(A.dtype, copy=False), dtype=np.float64)
+
+
+class _Problem:
+    """F, its gradient and the sampled subproblems, for one data set."""
+
+    def __init__(self, loss, A, u, pen, alpha):
+        self.loss = loss
+        self.A = A
+        self.u = u
+        self.pen = pen
+        self.alpha = float(alpha)
+        self.n, self.d = A.shape
+
+    def row_norms(self):
+        if not hasattr(self, "_row_norms"):
+            self._row_norms = _row_norms(self.A)
+        return self._row_norms
+
+    def margins(self, x):
+        return _matvec(self.A, x)
+
+    def objective(self, x, margins):
+        data = float(self.u @ self.loss.value(margins)) / self.n
+        return data + 0.5 * self.alpha * float(x[self.pen] @ x[self.pen])
+
+    def gradient(self, x, margins):
+        grad = _rmatvec(self.A, self.u * self.loss.derivative(margins)) / self.n
+        grad[self.pen] += self.alpha * x[self.pen]
+        return grad
+
+
+# ---------------------------------------------------------------------------
+# Theorems 9 and 10
+
+
+def _trust_region_minimum(Q, b, radius):
+    """:math:`\\min_{\\|z\\| \\le r} b^\\top z + \\frac12 z^\\top Q z` for Q > 0.
+
+    Eigendecomposition :math:`Q = V \\operatorname{diag}(e) V^\\top`; the
+    minimizer is :math:`z(\\nu) = -(Q + \\nu I)^{-1} b` with :math:`\\nu = 0`
+    if it lies in the ball, else the root of :math:`\\|z(\\nu)\\| = r`
+    (decreasing in :math:`\\nu`, bracketed by :math:`[0, \\|b\\|/r]`). Q is
+    positive definite here (it contains :math:`2\\lambda I`), so there is no
+    "hard case". Returns the value and the minimizer.
+    """
+    eigenvalues, vectors = eigh(Q)
+    b_rot = vectors.T @ b
+
+    def step_norm(nu):
+        return float(np.linalg.norm(b_rot / (eigenvalues + nu)))
+
+    nu = 0.0
+    if np.isfinite(radius) and step_norm(0.0) > radius:
+        high = float(np.linalg.norm(b)) / radius
+        nu = brentq(
+            lambda v: step_norm(v) - radius, 0.0, high, xtol=1e-15 * high, rtol=1e-13
+        )
+    z_rot = -b_rot / (eigenvalues + nu)
+    value = float(b_rot @ z_rot + 0.5 * (eigenvalues * z_rot) @ z_rot)
+    return value, vectors @ z_rot
+
+
+def _local_sensitivity(
+    problem, center, margins, lam, radius, scores, leverage, sketch_size, rng
+):
+    """Scores and diagnostics of :func:`local_sensitivity_scores`, unvalidated."""
+    loss, A, u, pen, alpha = (
+        problem.loss,
+        problem.A,
+        problem.u,
+        problem.pen,
+        problem.alpha,
+    )
+    n, d = problem.n, problem.d
+    f0 = loss.value(margins)
+    f1 = loss.derivative(margins)
+    f2 = loss.second_derivative(margins)
+    # Taylor model at the centre (eq. 3): H = diag(u f''/n), alpha_y = u f'/n.
+    # The leverage matrix C0 = [H^{1/2} A, H^{-1/2} alpha_y] with the closed
+    # form H^{-1/2} alpha_y = sqrt(u/n) f'/sqrt(f'') = -sqrt(u/n) e^{-t/2}
+    # (note 1.1): no division by a vanishing f''.
+    row_scale = np.sqrt(u * f2 / n)
+    extra = np.sqrt(u / n) * loss.sqrt_derivative_ratio(margins)
+    # Scale the extra column to unit max-norm, and its ridge by the square of
+    # the same factor (the leverage is unchanged): e^{-t/2} reaches 1e217 at
+    # t = -1000 and its square would overflow the Gram matrix.
+    extra_scale = float(np.max(np.abs(extra)))
+    extra_scale = 1.0 / extra_scale if extra_scale > 0 else 1.0
+    extra = extra * extra_scale
+    if sp.issparse(A):
+        C0 = sp.hstack(
+            [sp.diags(row_scale) @ A, sp.csr_matrix(extra[:, None])], format="csr"
+        )
+    else:
+        C0 = np.empty((n, d + 1))
+        np.multiply(A, row_scale[:, None], out=C0[:, :d])
+        C0[:, d] = extra
+    c_pen = float(np.linalg.norm(center[pen]))
+    # delta = min over the ball of gamma (Theorem 9); 0 as soon as the ball
+    # meets the unpenalized subspace, e.g. at x0 = 0 (erratum T6).
+    gamma_min = 0.5 * alpha * max(0.0, c_pen - radius) ** 2
+    # Ridge of the leverage: lambda on the d model coordinates as printed;
+    # on the extra coordinate (z_bar = [z, 1]) the proof's eq. (13) needs a
+    # ridge at most 2 gamma_min (with the 1/2 of g_i, errata T2 and T5): the
+    # printed lambda delta^2 with delta = gamma_min can exceed it. gamma_min
+    # is valid and finite at delta = 0 (T6: the column is not divided by
+    # delta, its ridge is scaled instead).
+    ridge = np.full(d + 1, lam)
+    ridge[d] = gamma_min * extra_scale**2
+    if not np.any(extra != 0) and gamma_min == 0:
+        # A zero column has zero leverage whatever its ridge.
+        ridge[d] = 1.0
+    if leverage == "exact":
+        gram = _gram(C0)
+        lev = _leverage_from_gram(C0, gram, ridge)
+    else:
+        lev, upper = _sketched_leverage(C0, ridge, sketch_size, rng)
+        # eta from the sketched Gram matrix R^T R - D: same O(nnz log n) cost,
+        # (1 +- eps) accuracy of the quadratic term.
+        gram = upper.T @ upper - np.diag(ridge)
+    info = {"leverage": lev, "gamma_min": gamma_min}
+    if scores == "leverage_only":
+        info.update(
+            beta=np.nan,
+            eta=np.nan,
+            delta=np.nan,
+            bound_valid=False,
+            model_center=np.nan,
+        )
+        info["total_sensitivity"] = float(lev.sum())
+        return lev, info
+    # eta = min over the ball of the quadratic model F~ (a trust-region QP in
+    # d dimensions): F~(c + z) = const + b^T z + 1/2 z^T Q z.
+    data_value = float(u @ f0) / n
+    const = data_value + 0.5 * alpha * c_pen**2
+    Q = gram[:d, :d] + 2.0 * lam * np.eye(d)
+    Q[pen, pen] += alpha
+    b = _rmatvec(A, u * f1) / n
+    b[pen] += alpha * center[pen]
+    model_min, _ = _trust_region_minimum(Q, b, radius)
+    eta = const + model_min
+    # Delta = sum_i (u_i/n) [f_i - f'_i^2 / (2 f''_i)] (errata T1, T2); -inf
+    # when a margin below -709 overflows e^{-t} (then beta = inf). Rows with
+    # u_i = 0 are left out rather than multiplied (0 * inf).
+    weighted = u > 0
+    delta = float(
+        u[weighted] @ (f0[weighted] - 0.5 * loss.derivative_ratio(margins[weighted]))
+    )
+    delta /= n
+    info.update(delta=delta, eta=eta, model_center=const)
+    if eta > 0:
+        beta = max(1.0, 1.0 - delta / eta)
+        additive = u * f0 / (n * eta)
+        info["bound_valid"] = True
+    else:
+        # The model is not positive on the ball: Theorem 9 does not apply.
+        # Fall back to the leverage term (note 2.5).
+        beta, additive = 1.0, np.zeros(n)
+        info["bound_valid"] = False
+    info["beta"] = beta
+    if np.isfinite(beta):
+        result = beta * lev + additive
+    else:
+        # An infinite bound wherever the leverage is positive (not inf * 0).
+        result = np.where(lev > 0, np.inf, additive)
+    if scores == "theorem10":
+        # C_i = u_i |f'''|_max ||a_i||^3, the Lipschitz constant of the
+        # Hessian of u_i f(a_i^T x) (note 1.8).
+        lipschitz = loss.third_derivative_bound * u * problem.row_norms() ** 3
+        correction = lipschitz * radius / (6.0 * n * lam)
+        if eta > 0:
+            correction = np.minimum(correction, lipschitz * radius**3 / (6.0 * n * eta))
+        result = result + correction
+    info["total_sensitivity"] = float(result.sum())
+    return result, info
+
+
+def _row_norms(A):
+    if sp.issparse(A):
+        return np.sqrt(np.asarray(A.multiply(A).sum(axis=1), dtype=np.float64).ravel())
+    return np.sqrt(np.einsum("ij,ij->i", A, A, dtype=np.float64))
+
+
+_PROBLEM_CONSTRAINTS = {
+    "loss": [HasMethods(_LOSS_METHODS)],
+    "A": ["array-like", "sparse matrix"],
+    "alpha": [Interval(Real, 0, None, closed="left")],
+    "sample_weight": ["array-like", None],
+    "penalized": ["array-like", None],
+    "leverage": [StrOptions({"exact", "sketch"})],
+    "sketch_size": [Interval(Integral, 1, None, closed="left"), None],
+    "random_state": ["random_state"],
+}
+
+
+@validate_params(
+    {
+        **_PROBLEM_CONSTRAINTS,
+        "center": ["array-like"],
+        "prox_weight": [Interval(Real, 0, None, closed="neither")],
+        "radius": [Interval(Real, 0, None, closed="neither")],
+        "scores": [StrOptions({"theorem10", "theorem9", "leverage_only"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+def local_sensitivity_scores(
+    loss,
+    A,
+    center,
+    *,
+    prox_weight,
+    radius,
+    alpha,
+    sample_weight=None,
+    penalized=None,
+    scores="theorem10",
+    leverage="exact",
+    sketch_size=None,
+    random_state=None,
+):
+    """Upper bounds on the local sensitivities of a GLM finite sum on a ball.
+
+    For :math:`F(x) = \\frac1n \\sum_i u_i f(a_i^\\top x) + \\frac{\\alpha}{2}
+    \\|x_{\\mathcal P}\\|^2`, the proximal function
+    :math:`F_{\\lambda,y}(x) = F(x) + \\lambda\\|x - y\\|^2` (Definition 8, no
+    1/2) and the ball :math:`B(r, y)`, returns :math:`s_i` with
+    (Theorem 9, errata T1-T6 of note ``003_local_sensitivity.md`` applied)
+
+    .. math::
+
+        s_i = \\beta\\, \\ell_i + \\frac{u_i f(t_i)}{n \\eta}
+        + \\min\\Big(\\frac{C_i r}{6 n \\lambda},
+        \\frac{C_i r^3}{6 n \\eta}\\Big),
+        \\qquad t_i = a_i^\\top y,
+
+    where, with :math:`H = \\operatorname{diag}(u_i f''(t_i)/n)` and
+    :math:`\\alpha_y = (u_i f'(t_i)/n)_i`,
+
+    - :math:`\\ell_i` is the ridge leverage score of row :math:`i` of
+      :math:`C_0 = [H^{1/2} A,\\; H^{-1/2}\\alpha_y]` (the closed form
+      :math:`-\\sqrt{u_i/n}\\, e^{-t_i/2}` for the logistic loss) with ridge
+      :math:`\\operatorname{diag}(\\lambda I_d, \\gamma_{\\min})`,
+      :math:`\\gamma_{\\min} = \\min_{B(r,y)} \\frac{\\alpha}{2}\\|x_{\\mathcal
+      P}\\|^2 = \\frac{\\alpha}{2}\\max(0, \\|y_{\\mathcal P}\\| - r)^2`. The
+      paper divides the extra column by :math:`\\delta = \\gamma_{\\min}`,
+      undefined at :math:`\\delta = 0` (T6), and its proof (eq. 13) needs the
+      extra coordinate's ridge to be at most :math:`2\\gamma_{\\min}` (T5);
+      :math:`\\gamma_{\\min}` is valid and finite at 0;
+    - :math:`\\eta = \\min_{B(r,y)} \\tilde F_{\\lambda,y}` is the minimum of
+      the quadratic model (eq. 3) on the ball, a trust-region problem solved
+      exactly (eigendecomposition and a 1-D root);
+    - :math:`\\beta = \\max(1, 1 - \\Delta/\\eta)`,
+      :math:`\\Delta = \\frac1n \\sum_i u_i [f(t_i) - f'(t_i)^2/(2 f''(t_i))]`
+      (T1, T2), with :math:`f'^2/f'' = e^{-t}` in closed form;
+    - the additive term is divided by :math:`n` (T3);
+    - :math:`C_i = u_i \\sup|f'''| \\|a_i\\|^3`, the Lipschitz constant of the
+      Hessian of the :math:`i`-th term (Theorem 10).
+
+    ``scores='theorem9'`` drops the last term (a bound for the quadratic model
+    :math:`\\tilde F_{\\lambda,y}` itself); ``'leverage_only'`` returns
+    :math:`\\ell_i` alone. Theorem 10 replaces the minimum of the true
+    proximal function on the ball by :math:`\\eta`, as in the resolved
+    pseudocode of the note (Section 2.5).
+
+    Parameters
+    ----------
+    loss : object
+        The per-sample loss :math:`f`, e.g.
+        :class:`~skcgm.oracles.LogisticLoss`: methods ``value``,
+        ``derivative``, ``second_derivative``, ``derivative_ratio``
+        (:math:`f'^2/f''`), ``sqrt_derivative_ratio``
+        (:math:`f'/\\sqrt{f''}`) and the attribute ``third_derivative_bound``.
+    A : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Rows :math:`a_i` (labels absorbed, intercept column included if any);
+        float32 or float64, CSR accepted. Not modified.
+    center : array-like of shape (n_features,)
+        The centre :math:`y` of the ball and of the proximal term.
+    prox_weight : float
+        :math:`\\lambda > 0`.
+    radius : float
+        :math:`r > 0`.
+    alpha : float
+        L2 penalty :math:`\\alpha \\ge 0`.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights :math:`u_i`, not all zero; None means ones.
+    penalized : array-like of shape (n_features,) of bool, default=None
+        The penalized coordinates :math:`\\mathcal P`; None means all.
+    scores : {'theorem10', 'theorem9', 'leverage_only'}, default='theorem10'
+        Which bound to return.
+    leverage : {'exact', 'sketch'}, default='exact'
+        How :math:`\\ell_i` is computed
+        (:func:`~skcgm.oracles.ridge_leverage_scores`). With 'sketch', the
+        quadratic term of :math:`\\eta` uses the sketched Gram matrix too,
+        so no :math:`O(n d^2)` product is formed.
+    sketch_size : int, default=None
+        CountSketch rows for ``leverage='sketch'`` (None: :math:`20(d+1)`).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the sketch; unused by 'exact'.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        The upper bounds :math:`s_i \\ge 0` (0 for rows with :math:`u_i = 0`).
+    info : dict
+        Diagnostics: ``'leverage'`` (:math:`\\ell`), ``'beta'``, ``'eta'``,
+        ``'delta'`` (:math:`\\Delta`), ``'gamma_min'``, ``'model_center'``
+        (:math:`\\tilde F_{\\lambda,y}(y) = F(y)`), ``'total_sensitivity'``
+        (:math:`\\sum_i s_i`) and ``'bound_valid'``: False when
+        :math:`\\eta \\le 0`, where Theorem 9 does not apply and the scores
+        fall back to :math:`\\ell_i` (plus the :math:`r/\\lambda` term of
+        Theorem 10).
+
+    See Also
+    --------
+    approximate_proximal_point : The solver that samples by these scores.
+    skcgm.oracles.ridge_leverage_scores : The leverage scores.
+
+    Notes
+    -----
+    Cost: one :math:`O(nd)` pass for the margins and :math:`C_0`, the Gram
+    matrix and the scores in :math:`O(nd^2)` ('exact') or
+    :math:`O(\\operatorname{nnz}(A) \\log n + d^3)` ('sketch'), and an
+    :math:`O(d^3)` eigendecomposition for :math:`\\eta`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim import local_sensitivity_scores
+    >>> from skcgm.oracles import LogisticLoss
+    >>> A = np.random.RandomState(0).standard_normal((50, 3))
+    >>> scores, info = local_sensitivity_scores(
+    ...     LogisticLoss(), A, np.zeros(3), prox_weight=0.5, radius=0.2, alpha=0.01)
+    >>> scores.shape, bool(np.all(scores >= info["leverage"]))
+    ((50,), True)
+    >>> bool(info["leverage"].sum() <= 4)
+    True
+    """
+    A = _check_data(A)
+    n, d = A.shape
+    problem = _Problem(
+        loss,
+        A,
+        _check_weights(sample_weight, n),
+        _check_penalized(penalized, d),
+        alpha,
+    )
+    center = _check_vector(center, d, "center")
+    return _local_sensitivity(
+        problem,
+        center,
+        problem.margins(center),
+        float(prox_weight),
+        float(radius),
+        scores,
+        leverage,
+        sketch_size,
+        check_random_state(random_state),
+    )
+
+
+# ---------------------------------------------------------------------------
+# The inner solver
+
+
+def _largest_eigenvalue(A_s, coef):
+    """:math:`\\lambda_{\\max}(A_s^\\top \\operatorname{diag}(c) A_s)`, c >= 0.
+
+    From the smaller of the two Gram matrices; the :math:`d \\times d` one is
+    accumulated over row blocks, so the full data (``sampling='full'``) is
+    never copied.
+    """
+    m, d = A_s.shape
+    root = np.sqrt(coef)
+    if m < d:
+        B = sp.diags(root) @ A_s if sp.issparse(A_s) else A_s * root[:, None]
+        B = B.toarray() if sp.issparse(B) else np.asarray(B, dtype=np.float64)
+        gram = B @ B.T
+    elif sp.issparse(A_s):
+        gram = (A_s.T @ sp.diags(coef) @ A_s).toarray()
+    else:
+        gram = np.zeros((d, d))
+        for rows in row_blocks(m, d):
+            B = np.asarray(A_s[rows], dtype=np.float64) * root[rows, None]
+            gram += B.T @ B
+    return float(eigh(gram, eigvals_only=True)[-1]) if gram.size else 0.0
+
+
+def _ball_prox_fista(problem, A_s, coef, lam, center, radius, lipschitz, max_iter, tol):
+    """Projected accelerated gradient with adaptive restart on the subproblem.
+
+    Minimizes :math:`\\phi(x) = \\sum_j c_j f(a_j^\\top x) + \\frac{\\alpha}{2}
+    \\|x_{\\mathcal P}\\|^2 + \\lambda\\|x - y\\|^2` over
+    :math:`\\|x - y\\| \\le r` from :math:`x = y`: FISTA (Beck and Teboulle)
+    with step :math:`1/L` and the gradient restart of O'Donoghue and Candes,
+    stopped when the gradient mapping
+    :math:`L\\|y_k - P(y_k - \\nabla\\phi(y_k)/L)\\|` is at most ``tol``.
+    Returns the iterate and the number of gradient evaluations.
+    """
+    loss, pen, alpha = problem.loss, problem.pen, problem.alpha
+    x = center.copy()
+    y = x
+    momentum = 1.0
+    n_steps = 0
+    finite_ball = np.isfinite(radius)
+    for _ in range(max_iter):
+        margins = _matvec(A_s, y)
+        grad = _rmatvec(A_s, coef * loss.derivative(margins))
+        grad[pen] += alpha * y[pen]
+        grad += 2.0 * lam * (y - center)
+        x_new = y - grad / lipschitz
+        if finite_ball:
+            offset = x_new - center
+            norm = float(np.linalg.norm(offset))
+            if norm > radius:
+                x_new = center + offset * (radius / norm)
+        n_steps += 1
+        step = y - x_new
+        if lipschitz * float(np.linalg.norm(step)) <= tol:
+            return x_new, n_steps
+        if float(step @ (x_new - x)) > 0:
+            # Gradient restart: the momentum points uphill.
+            momentum = 1.0
+            y = x_new
+        else:
+            next_momentum = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * momentum**2))
+            y = x_new + ((momentum - 1.0) / next_momentum) * (x_new - x)
+            momentum = next_momentum
+        x = x_new
+    return x, n_steps
+
+
+# ---------------------------------------------------------------------------
+# Algorithm 2
+
+
+def _sample_size(sample_size, n):
+    if isinstance(sample_size, Integral):
+        if sample_size > n:
+            raise ValueError(
+                f"sample_size={sample_size} exceeds the number of rows of A ({n}); "
+                "pass at most n_samples or a fraction in (0, 1]."
+            )
+        return int(sample_size)
+    return max(1, math.ceil(float(sample_size) * n))
+
+
+def _static_leverage(problem, leverage, sketch_size, rng):
+    """Ridge leverage of :math:`\\sqrt{u} \\odot A`, ridge :math:`n\\alpha` on
+    the penalized columns (a floor keeps it defined without penalty)."""
+    A, u, n = problem.A, problem.u, problem.n
+    weighted = sp.diags(np.sqrt(u)) @ A if sp.issparse(A) else A * np.sqrt(u)[:, None]
+    gram = _gram(weighted)
+    floor = 1e-10 * max(float(np.trace(gram)) / problem.d, np.finfo(float).tiny)
+    ridge = np.maximum(n * problem.alpha * problem.pen, floor)
+    if leverage == "exact":
+        return _leverage_from_gram(weighted, gram, ridge)
+    return _sketched_leverage(weighted, ridge, sketch_size, rng)[0]
+
+
+@validate_params(
+    {
+        **_PROBLEM_CONSTRAINTS,
+        "sample_size": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(Real, 0, 1, closed="right"),
+        ],
+        "sampling": [StrOptions({"local_sensitivity", "uniform", "leverage", "full"})],
+        "scores": [StrOptions({"theorem10", "theorem9", "leverage_only"})],
+        "prox_weight": [
+            StrOptions({"sqrt_grad"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
+        "radius": [
+            StrOptions({"algorithm2", "lemma12"}),
+            Interval(Real, 0, None, closed="neither"),
+            None,
+        ],
+        "mu": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "max_inner_iter": [Interval(Integral, 1, None, closed="left")],
+        "inner_tol": [Interval(Real, 0, None, closed="left")],
+        "replace": ["boolean"],
+        "x0": ["array-like", None],
+        "callback": [callable, None],
+        "verbose": ["verbose"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def approximate_proximal_point(
+    loss,
+    A,
+    *,
+    alpha,
+    sample_weight=None,
+    penalized=None,
+    sample_size=0.1,
+    sampling="local_sensitivity",
+    scores="theorem10",
+    prox_weight="sqrt_grad",
+    radius="algorithm2",
+    mu="auto",
+    max_iter=50,
+    tol=1e-4,
+    max_inner_iter=100,
+    inner_tol=1e-3,
+    leverage="exact",
+    sketch_size=None,
+    replace=True,
+    x0=None,
+    random_state=None,
+    callback=None,
+    verbose=0,
+):
+    """Minimize a GLM finite sum by proximal point rounds on importance samples.
+
+    Algorithm 2 of the paper as resolved in note ``003_local_sensitivity.md``
+    (Section 2.5). The objective is
+
+    .. math::
+
+        F(x) = \\frac1n \\sum_{i=1}^n u_i f(a_i^\\top x)
+        + \\frac{\\alpha}{2} \\|x_{\\mathcal P}\\|^2,
+
+    and round :math:`t = 1, 2, \\dots` (stopping as soon as
+    :math:`g = \\|\\nabla F(x_{t-1})\\| \\le` ``tol``):
+
+    1. prox weight :math:`\\lambda_t = \\sqrt{g}` (line 4) and radius
+       :math:`r_t = g / (\\lambda_t + \\mu)` (line 5; 'lemma12':
+       :math:`g / (2\\lambda_t + \\mu)`, the radius of Lemma 12 that contains
+       the exact proximal point when :math:`F` is :math:`\\mu`-strongly
+       convex, erratum T9);
+    2. probabilities :math:`p_i \\propto s_i` from
+       :func:`local_sensitivity_scores` at :math:`x_{t-1}` (lines 6-7), or
+       the baselines of the paper's Figure 2: uniform over the rows with
+       :math:`u_i > 0`, or static ridge leverage scores of
+       :math:`\\sqrt{u} \\odot A` (ridge :math:`n\\alpha` on the penalized
+       columns), computed once;
+    3. :math:`m` i.i.d. draws with weights :math:`w_i = c_i / (m p_i)`
+       (:func:`~skcgm.oracles.importance_sample`, Definition 2; line 8);
+    4. :math:`x_t` approximately minimizes the subproblem (line 9)
+
+       .. math::
+
+           \\frac1n \\sum_{i \\in S} w_i u_i f(a_i^\\top x)
+           + \\frac{\\alpha}{2}\\|x_{\\mathcal P}\\|^2
+           + \\lambda_t \\|x - x_{t-1}\\|^2
+           \\quad \\text{s.t.} \\quad \\|x - x_{t-1}\\| \\le r_t,
+
+       touching only the sampled rows: projected accelerated gradient (FISTA
+       with gradient restart, step :math:`1/L`,
+       :math:`L = \\frac14 \\lambda_{\\max}(\\frac1n A_S^\\top W A_S) + \\alpha
+       + 2\\lambda_t` for the logistic loss) from :math:`x_{t-1}`, stopped
+       after ``max_inner_iter`` gradient steps or when the gradient mapping
+       is at most ``inner_tol`` :math:`\\times g` (relative to the full
+       gradient norm at the centre, so the accuracy follows the outer
+       progress);
+    5. :math:`\\|\\nabla F(x_t)\\|` on all the data (line 10).
+
+    ``sampling='full'`` uses every row with weight 1: the exact proximal point
+    method (Algorithm 3, or Algorithm 1 with an inexact oracle), the "full
+    batch" baseline of Figure 2(e-f). Its ball contains the exact proximal
+    point whenever Lemma 12's radius does (always with ``radius=None`` or
+    'lemma12' and a true :math:`\\mu`); it stops on the same criterion
+    :math:`\\|\\nabla F(x_t)\\| \\le` ``tol``, so its result is the minimizer
+    of :math:`F` to that tolerance, with no separate polish.
+
+    Parameters
+    ----------
+    loss : object
+        The per-sample loss, e.g. :class:`~skcgm.oracles.LogisticLoss` (see
+        :func:`local_sensitivity_scores` for the methods it needs;
+        ``second_derivative_bound`` is the smoothness used in :math:`L`).
+    A : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Rows :math:`a_i = b_i x_i` (labels absorbed; append a column for an
+        intercept and leave it out of ``penalized``). float32 and float64
+        kept, CSR accepted. Not modified.
+    alpha : float
+        L2 penalty :math:`\\alpha \\ge 0` (:math:`\\gamma(x) = \\frac{\\alpha}{2}
+        \\|x_{\\mathcal P}\\|^2`). scikit-learn's
+        ``C * sum(s_i * logloss_i) + ||w||^2 / 2`` is this objective with
+        :math:`u = s` and :math:`\\alpha = 1 / (C n)`.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights :math:`u_i`, not all zero; None means ones.
+    penalized : array-like of shape (n_features,) of bool, default=None
+        The penalized coordinates; None means all.
+    sample_size : int or float, default=0.1
+        Draws :math:`m` per round: an int in [1, n_samples] or a fraction of
+        n_samples in (0, 1] (rounded up). Unused by 'full'.
+    sampling : {'local_sensitivity', 'uniform', 'leverage', 'full'}, \
+            default='local_sensitivity'
+        The distribution of the draws (see above).
+    scores : {'theorem10', 'theorem9', 'leverage_only'}, default='theorem10'
+        Which sensitivity bound 'local_sensitivity' samples by.
+    prox_weight : 'sqrt_grad' or float, default='sqrt_grad'
+        :math:`\\lambda_t`: :math:`\\sqrt{\\|\\nabla F(x_{t-1})\\|}` (Algorithm 2)
+        or a fixed positive value.
+    radius : {'algorithm2', 'lemma12'}, float or None, default='algorithm2'
+        :math:`r_t`: :math:`g/(\\lambda_t + \\mu)` (Algorithm 2),
+        :math:`g/(2\\lambda_t + \\mu)` (Lemma 12), a fixed positive radius, or
+        None for no ball (the sensitivity scores then use the Lemma 12
+        radius).
+    mu : 'auto' or float, default='auto'
+        Strong-convexity constant :math:`\\mu` of the radius rules; 'auto'
+        means ``alpha``.
+    max_iter : int, default=50
+        Maximum number of rounds.
+    tol : float, default=1e-4
+        Stop when :math:`\\|\\nabla F(x_t)\\|_2 \\le` ``tol``.
+    max_inner_iter : int, default=100
+        Maximum gradient steps of the inner solver per round.
+    inner_tol : float, default=1e-3
+        Relative tolerance of the inner solver (see step 4); 0 runs
+        ``max_inner_iter`` steps, as the paper's experiments do.
+    leverage : {'exact', 'sketch'}, default='exact'
+        Leverage computation of the 'local_sensitivity' and 'leverage'
+        samplers (:func:`~skcgm.oracles.ridge_leverage_scores`).
+    sketch_size : int, default=None
+        CountSketch rows for ``leverage='sketch'``.
+    replace : bool, default=True
+        Independent draws (Definition 2) or a Poisson sample without repetition
+        (:func:`~skcgm.oracles.importance_sample`).
+    x0 : array-like of shape (n_features,), default=None
+        Starting point; None means zeros.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the draws and the sketches.
+    callback : callable, default=None
+        Called as ``callback(t, x, grad_norm)`` after every round; returning
+        True stops the run.
+    verbose : int, default=0
+        Print one line per round.
+
+    Returns
+    -------
+    result : ProximalPointResult
+        The last iterate, the number of rounds, the convergence flag, the
+        per-iterate history and the last round's sample.
+
+    Raises
+    ------
+    ValueError
+        For invalid parameters (naming the parameter), an integer
+        ``sample_size`` above n_samples, or all-zero ``sample_weight``.
+
+    See Also
+    --------
+    local_sensitivity_scores : The sensitivity bounds.
+    skcgm.oracles.importance_sample : The draws.
+
+    Notes
+    -----
+    Cost per round: :math:`O(nd)` for the full gradient, plus for
+    'local_sensitivity' the scores (:math:`O(nd^2 + d^3)` with exact
+    leverage, vectorized), plus the inner solver's gradient steps at
+    :math:`O(md)` each on the :math:`m` sampled rows. A
+    :class:`~sklearn.exceptions.ConvergenceWarning` is raised when
+    ``max_iter`` rounds do not bring the gradient norm below ``tol``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim import approximate_proximal_point
+    >>> from skcgm.oracles import LogisticLoss
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.standard_normal((1000, 5))
+    >>> y = np.sign(X @ rng.standard_normal(5) + rng.standard_normal(1000))
+    >>> A = y[:, None] * X
+    >>> exact = approximate_proximal_point(
+    ...     LogisticLoss(), A, alpha=1e-2, sampling="full", tol=1e-8)
+    >>> result = approximate_proximal_point(
+    ...     LogisticLoss(), A, alpha=1e-2, sample_size=100, tol=1e-2,
+    ...     random_state=0)
+    >>> result.converged, result.n_iter, len(result.sample_indices) <= 100
+    (True, 31, True)
+    >>> f_star = exact.history["objective"][-1]
+    >>> bool((result.history["objective"][-1] - f_star) / f_star < 1e-3)
+    True
+    """
+    A = _check_data(A)
+    n, d = A.shape
+    problem = _Problem(
+        loss,
+        A,
+        _check_weights(sample_weight, n),
+        _check_penalized(penalized, d),
+        alpha,
+    )
+    x = np.zeros(d) if x0 is None else _check_vector(x0, d, "x0")
+    mu = float(alpha) if mu == "auto" else float(mu)
+    m = _sample_size(sample_size, n) if sampling != "full" else n
+    rng = check_random_state(random_state)
+    u = problem.u
+    positive = np.flatnonzero(u > 0)
+    smoothness = float(getattr(loss, "second_derivative_bound", 0.25))
+    alpha_curvature = problem.alpha if np.any(problem.pen) else 0.0
+
+    probabilities = None
+    if sampling == "uniform":
+        probabilities = (u > 0) / float(positive.size)
+    elif sampling == "leverage":
+        static = _static_leverage(problem, leverage, sketch_size, rng)
+        probabilities = static / static.sum()
+    indices = weights = np.empty(0)
+    full_lipschitz = None
+    if sampling == "full":
+        indices, weights = positive, np.ones(positive.size)
+        A_full = A[indices] if positive.size < n else A
+        coef_full = u[indices] / n
+        full_lipschitz = smoothness * _largest_eigenvalue(A_full, coef_full)
+
+    margins = problem.margins(x)
+    objective = problem.objective(x, margins)
+    grad_norm = float(np.linalg.norm(problem.gradient(x, margins)))
+    history = {
+        "objective": [objective],
+        "grad_norm": [grad_norm],
+        "prox_weight": [np.nan],
+        "radius": [np.nan],
+        "total_sensitivity": [np.nan],
+        "n_inner_iter": [0],
+        "n_distinct": [0],
+    }
+    if verbose:
+        print(
+            f"Proximal point round 0: objective {objective:.8g}, grad {grad_norm:.3g}"
+        )
+    converged = grad_norm <= tol
+    t = 0
+    total_inner = 0
+    while not converged and t < max_iter:
+        t += 1
+        lam = math.sqrt(grad_norm) if prox_weight == "sqrt_grad" else prox_weight
+        lam = float(lam)
+        if radius == "algorithm2":
+            r = grad_norm / (lam + mu)
+        elif radius == "lemma12":
+            r = grad_norm / (2.0 * lam + mu)
+        elif radius is None:
+            r = np.inf
+        else:
+            r = float(radius)
+        total_sensitivity = np.nan
+        if sampling == "local_sensitivity":
+            score_radius = r if np.isfinite(r) else grad_norm / (2.0 * lam + mu)
+            s, info = _local_sensitivity(
+                problem,
+                x,
+                margins,
+                lam,
+                score_radius,
+                scores,
+                leverage,
+                sketch_size,
+                rng,
+            )
+            total_sensitivity = info["total_sensitivity"]
+            if np.isfinite(total_sensitivity) and total_sensitivity > 0:
+                probabilities = s / total_sensitivity
+            else:
+                # beta = inf (Delta = -inf from margins below -709): the
+                # scores are dominated by, and proportional to, the leverage.
+                lev = info["leverage"]
+                probabilities = lev / lev.sum()
+        if sampling != "full":
+            indices, weights = importance_sample(
+                probabilities, m, random_state=rng, replace=replace
+            )
+            A_s = A[indices]
+            coef = weights * u[indices] / n
+            lipschitz = smoothness * _largest_eigenvalue(A_s, coef)
+        else:
+            A_s, coef, lipschitz = A_full, coef_full, full_lipschitz
+        lipschitz += alpha_curvature + 2.0 * lam
+        # Many small matrix-vector products on the sample: BLAS threads cost
+        # more than they gain below one block of elements.
+        small = A_s.shape[0] * d < _SMALL_BLAS_ELEMENTS
+        with single_threaded_blas() if small else contextlib.nullcontext():
+            x, n_steps = _ball_prox_fista(
+                problem,
+                A_s,
+                coef,
+                lam,
+                x,
+                r,
+                lipschitz,
+                max_inner_iter,
+                inner_tol * grad_norm,
+            )
+        total_inner += n_steps
+        margins = problem.margins(x)
+        objective = problem.objective(x, margins)
+        grad_norm = float(np.linalg.norm(problem.gradient(x, margins)))
+        for key, value in (
+            ("objective", objective),
+            ("grad_norm", grad_norm),
+            ("prox_weight", lam),
+            ("radius", r),
+            ("total_sensitivity", total_sensitivity),
+            ("n_inner_iter", total_inner),
+            ("n_distinct", len(indices)),
+        ):
+            history[key].append(value)
+        if verbose:
+            print(
+                f"Proximal point round {t}: objective {objective:.8g}, grad "
+                f"{grad_norm:.3g}, lambda {lam:.3g}, radius {r:.3g}, inner steps "
+                f"{n_steps}, sampled {len(indices)}"
+            )
+        converged = grad_norm <= tol
+        if callback is not None and callback(t, x, grad_norm) is True:
+            converged = True
+    if not converged:
+        warnings.warn(
+            f"approximate_proximal_point did not reach ||grad F|| <= tol={tol} in "
+            f"max_iter={max_iter} rounds (last {grad_norm:.3g}).",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    history = {
+        key: np.asarray(value, dtype=np.intp if key.startswith("n_") else np.float64)
+        for key, value in history.items()
+    }
+    return ProximalPointResult(
+        coef=x,
+        n_iter=t,
+        converged=bool(converged),
+        history=history,
+        sample_indices=np.asarray(indices, dtype=np.intp),
+        sample_weight=np.asarray(weights, dtype=np.float64),
+        sampling_probabilities=probabilities,
+    )

@@ -1,0 +1,229 @@
+"""Per-sample losses of generalized linear models, with the derivatives they need.
+
+The finite sum of Raj, Musco and Mackey, "Importance Sampling via Local
+Sensitivity" (AISTATS 2020), Definition 1,
+
+.. math::
+
+    F(x) = \\frac1n \\sum_{i=1}^n f(a_i^\\top x) + \\gamma(x),
+
+is expanded to second order around a centre to get its local quadratic model
+(eq. 3) and the leverage matrix of Theorem 9, and bounded by a Lipschitz
+Hessian in Theorem 10. A loss object supplies exactly those pieces: the value
+:math:`f(t)`, the derivatives :math:`f'(t)`, :math:`f''(t)`, a bound on
+:math:`|f'''|`, and the ratio :math:`f'(t)^2 / f''(t)` in closed form, so
+that :math:`H^{-1/2}\\alpha` never divides by a vanishing :math:`f''` (note
+``003_local_sensitivity.md``, Section 1.1).
+"""
+
+# Authors: The skcgm developers
+# SPDX-License-Identifier: BSD-3-Clause
+
+import numpy as np
+from scipy.special import expit
+
+__all__ = ["LogisticLoss"]
+
+
+def _as_float(t):
+    """``t`` as a float32 or float64 array (other dtypes become float64)."""
+    t = np.asarray(t)
+    if t.dtype not in (np.float32, np.float64):
+        t = t.astype(np.float64)
+    return t
+
+
+def _result(value):
+    """A 0-d result as a NumPy scalar, like a ufunc's."""
+    return value[()] if np.ndim(value) == 0 else value
+
+
+class LogisticLoss:
+    """The logistic loss of a margin, :math:`f(t) = \\log(1 + e^{-t})`.
+
+    With labels absorbed into the rows, :math:`a_i = b_i x_i`,
+    :math:`b_i \\in \\{-1, +1\\}`, the logistic regression objective is the
+    finite sum of Definition 1 of the paper with this :math:`f`. Writing
+    :math:`\\sigma(t) = 1 / (1 + e^{-t})`,
+
+    .. math::
+
+        f'(t) = -\\sigma(-t), \\qquad f''(t) = \\sigma(t)\\sigma(-t)
+        \\in (0, \\tfrac14], \\qquad
+        f'''(t) = f''(t) (1 - 2\\sigma(t)),
+
+    :math:`|f'''| \\le 1 / (6\\sqrt3)` (attained at
+    :math:`\\sigma(t) = (3 \\pm \\sqrt3) / 6`), and
+
+    .. math::
+
+        \\frac{f'(t)^2}{f''(t)} = e^{-t}, \\qquad
+        \\frac{f'(t)}{\\sqrt{f''(t)}} = -e^{-t/2}
+
+    exactly. Every method is evaluated without overflow or division warnings
+    for any finite margin (``log1p``/``logaddexp`` and :func:`scipy.special.expit`
+    forms); the ratio :math:`e^{-t}` itself exceeds float64 for
+    :math:`t < -709.78` and is then ``inf``, while :math:`e^{-t/2}` stays finite
+    for :math:`t \\ge -1419`.
+
+    The object holds no parameters; it is picklable and all its instances are
+    equal.
+
+    Attributes
+    ----------
+    second_derivative_bound : float
+        :math:`\\sup_t f''(t) = 1/4`: the smoothness constant of the loss.
+    third_derivative_bound : float
+        :math:`\\sup_t |f'''(t)| = 1 / (6\\sqrt3) \\approx 0.0962`: the
+        Lipschitz constant of :math:`f''`, so that the Hessian of
+        :math:`x \\mapsto f(a^\\top x)` is :math:`\\|a\\|^3 / (6\\sqrt3)`-Lipschitz
+        (the constant :math:`C_i` of Theorem 10).
+
+    See Also
+    --------
+    skcgm.optim.local_sensitivity_scores : Sensitivity bounds built from it.
+    skcgm.optim.approximate_proximal_point : The solver that takes it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.oracles import LogisticLoss
+    >>> loss = LogisticLoss()
+    >>> float(loss.value(-1000.0)), float(loss.value(0.0))
+    (1000.0, 0.6931471805599453)
+    >>> t = np.array([-1000.0, 0.0, 1000.0])
+    >>> loss.derivative(t), loss.second_derivative(t)
+    (array([-1. , -0.5, -0. ]), array([0.  , 0.25, 0.  ]))
+    >>> t = np.linspace(-20.0, 20.0, 5)
+    >>> ratio = loss.derivative(t) ** 2 / loss.second_derivative(t)
+    >>> bool(np.allclose(ratio, loss.derivative_ratio(t), rtol=1e-10))
+    True
+    """
+
+    second_derivative_bound = 0.25
+    third_derivative_bound = float(1.0 / (6.0 * np.sqrt(3.0)))
+
+    def __repr__(self):
+        return "LogisticLoss()"
+
+    def __eq__(self, other):
+        return type(other) is type(self)
+
+    def __hash__(self):
+        return hash(type(self))
+
+    def value(self, t):
+        """The loss :math:`f(t) = \\log(1 + e^{-t})`.
+
+        Parameters
+        ----------
+        t : array-like
+            Margins :math:`a_i^\\top x`; float32 is kept.
+
+        Returns
+        -------
+        f : ndarray
+            The loss, same shape as ``t``, computed as
+            ``logaddexp(0, -t)`` (no overflow for large :math:`|t|`).
+        """
+        t = _as_float(t)
+        return _result(np.logaddexp(t.dtype.type(0), -t))
+
+    def derivative(self, t):
+        """The first derivative :math:`f'(t) = -\\sigma(-t)`, in :math:`[-1, 0)`.
+
+        Parameters
+        ----------
+        t : array-like
+            Margins; float32 is kept.
+
+        Returns
+        -------
+        f1 : ndarray
+            :math:`f'(t)`, same shape as ``t``.
+        """
+        t = _as_float(t)
+        return _result(-expit(-t))
+
+    def second_derivative(self, t):
+        """The second derivative :math:`f''(t) = \\sigma(t)\\sigma(-t)`.
+
+        Parameters
+        ----------
+        t : array-like
+            Margins; float32 is kept.
+
+        Returns
+        -------
+        f2 : ndarray
+            :math:`f''(t) \\in [0, 1/4]`, same shape as ``t``; it underflows to
+            0 for :math:`|t| > 745` (the model then has no curvature there).
+        """
+        t = _as_float(t)
+        return _result(expit(t) * expit(-t))
+
+    def third_derivative(self, t):
+        """The third derivative :math:`f'''(t) = f''(t)(1 - 2\\sigma(t))`.
+
+        Parameters
+        ----------
+        t : array-like
+            Margins; float32 is kept.
+
+        Returns
+        -------
+        f3 : ndarray
+            :math:`f'''(t)`, same shape as ``t``, bounded in absolute value by
+            :attr:`third_derivative_bound`. :math:`1 - 2\\sigma(t)` is
+            computed as :math:`\\sigma(-t) - \\sigma(t)` (no cancellation in the
+            tails' sign).
+        """
+        t = _as_float(t)
+        low, high = expit(-t), expit(t)
+        return _result(high * low * (low - high))
+
+    def derivative_ratio(self, t):
+        """The ratio :math:`f'(t)^2 / f''(t) = e^{-t}`, in closed form.
+
+        It enters the constant :math:`\\Delta` of Theorem 9
+        (:math:`\\Delta_i = \\frac1n [f(t_i) - f'(t_i)^2 / (2 f''(t_i))]`, errata
+        T1-T2 of note ``003_local_sensitivity.md``). Computed as
+        :math:`e^{-t}`, never as the quotient, which is 0/0 in the tails.
+
+        Parameters
+        ----------
+        t : array-like
+            Margins; float32 is kept.
+
+        Returns
+        -------
+        ratio : ndarray
+            :math:`e^{-t}`, same shape as ``t``; ``inf`` without a warning
+            where it exceeds the dtype's range (:math:`t < -709.78` in
+            float64).
+        """
+        t = _as_float(t)
+        with np.errstate(over="ignore"):
+            return _result(np.exp(-t))
+
+    def sqrt_derivative_ratio(self, t):
+        """The signed root :math:`f'(t) / \\sqrt{f''(t)} = -e^{-t/2}`.
+
+        The entries of :math:`H^{-1/2}\\alpha` in the leverage matrix of
+        Theorem 9 are :math:`\\sqrt{u_i / n}` times this (note Section 1.1).
+
+        Parameters
+        ----------
+        t : array-like
+            Margins; float32 is kept.
+
+        Returns
+        -------
+        root : ndarray
+            :math:`-e^{-t/2}`, same shape as ``t``; finite for
+            :math:`t \\ge -1419` in float64 (``-inf`` below, without a
+            warning).
+        """
+        t = _as_float(t)
+        with np.errstate(over="ignore"):
+            return _result(-np.exp(-0.5 * t))

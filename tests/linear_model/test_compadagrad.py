@@ -1,0 +1,714 @@
+"""Tests of CompAdaGradClassifier (CompAdaGrad, Mehta et al. 2016).
+
+Oracles: diagonal and full-matrix AdaGrad written out here by brute force
+(per-sample loss derivatives in scalar form, an eigendecomposition of
+:math:`G_t + \\delta I`), the two exact limits of CompAdaGrad
+(``notes/001_compadagrad.md`` sections 2.1 and 4.2); scikit-learn's
+``SGDClassifier`` for the accuracy level; the estimator's own ``fit`` for
+``partial_fit``, sparse input, ``n_jobs`` and dask-free streaming.
+"""
+
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy.special import expit
+from sklearn.base import clone
+from sklearn.datasets import make_classification
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import SGDClassifier
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils._param_validation import InvalidParameterError
+
+from skcgm.linear_model import CompAdaGradClassifier
+
+_LOSSES = ["hinge", "log_loss", "modified_huber", "squared_hinge", "perceptron"]
+
+
+def _dloss(loss, y, p):
+    """d loss(y, p) / dp for one sample, y in {-1, +1} (SGDClassifier's losses)."""
+    z = y * p
+    if loss == "hinge":
+        return -y if z <= 1 else 0.0
+    if loss == "perceptron":
+        return -y if z <= 0 else 0.0
+    if loss == "squared_hinge":
+        return -2.0 * y * (1.0 - z) if z < 1 else 0.0
+    if loss == "modified_huber":
+        if z >= 1:
+            return 0.0
+        return -2.0 * y * (1.0 - z) if z >= -1 else -4.0 * y
+    if loss == "log_loss":
+        return -y / (1.0 + np.exp(z))
+    raise ValueError(loss)
+
+
+def _brute_force_adagrad(
+    X,
+    y,
+    *,
+    preconditioner,
+    loss="hinge",
+    eta=0.1,
+    alpha=1e-4,
+    penalty="l2",
+    delta=1e-2,
+    batch_size=1,
+    n_epochs=1,
+    fit_intercept=True,
+    weights=None,
+    coef=None,
+    intercept=0.0,
+):
+    """Composite AdaGrad on one binary problem, sample by sample.
+
+    ``preconditioner(G, diag_sq)`` returns the proximal matrix :math:`H_t`
+    from the full sum of outer products ``G`` and the sum of squared
+    gradients ``diag_sq``. Mini-batches in order, gradients averaged.
+    """
+    n_samples, n_features = X.shape
+    weights = np.ones(n_samples) if weights is None else weights
+    x = np.zeros(n_features) if coef is None else np.array(coef, dtype=float)
+    b = float(intercept)
+    G = np.zeros((n_features, n_features))
+    diag_sq = np.zeros(n_features)
+    b_sq = 0.0
+    for _ in range(n_epochs):
+        for start in range(0, n_samples, batch_size):
+            batch = range(start, min(start + batch_size, n_samples))
+            g = np.zeros(n_features)
+            g_b = 0.0
+            for i in batch:
+                d = weights[i] * _dloss(loss, y[i], X[i] @ x + b)
+                g += d * X[i]
+                g_b += d
+            g /= len(batch)
+            g_b /= len(batch)
+            G += np.outer(g, g)
+            diag_sq += g * g
+            H = preconditioner(G, diag_sq)
+            if penalty == "l2":
+                x = np.linalg.solve(
+                    H + eta * alpha * np.eye(n_features), H @ x - eta * g
+                )
+            elif penalty is None:
+                x = x - eta * np.linalg.solve(H, g)
+            else:  # l1 with a diagonal H: soft threshold (note section 1.4)
+                h = np.diag(H)
+                z = x - eta * g / h
+                x = np.sign(z) * np.maximum(np.abs(z) - eta * alpha / h, 0.0)
+            if fit_intercept:
+                b_sq += g_b * g_b
+                b -= eta * g_b / (delta + np.sqrt(b_sq))
+    return x, b
+
+
+def _diagonal(delta):
+    """Diagonal AdaGrad: H = delta I + diag(G)^{1/2} (Duchi et al.)."""
+    return lambda G, diag_sq: np.diag(delta + np.sqrt(diag_sq))
+
+
+def _full_matrix(delta, variant):
+    """Full-matrix AdaGrad: (G + delta I)^{1/2} ('paper'), G^{1/2} + delta I."""
+
+    def preconditioner(G, diag_sq):
+        inside = delta if variant == "paper" else 0.0
+        eigvals, eigvecs = np.linalg.eigh(G + inside * np.eye(G.shape[0]))
+        root = np.sqrt(np.maximum(eigvals, 0.0))
+        if variant == "theory":
+            root = root + delta
+        return (eigvecs * root) @ eigvecs.T
+
+    return preconditioner
+
+
+def _binary_data(n_samples=60, n_features=5, random_state=0):
+    X, y = make_classification(
+        n_samples=n_samples,
+        n_features=n_features,
+        n_informative=3,
+        n_redundant=1,
+        random_state=random_state,
+    )
+    return StandardScaler().fit_transform(X), y
+
+
+def _multiclass_data(n_samples=90, n_features=6, n_classes=3, random_state=0):
+    X, y = make_classification(
+        n_samples=n_samples,
+        n_features=n_features,
+        n_informative=4,
+        n_classes=n_classes,
+        n_clusters_per_class=1,
+        random_state=random_state,
+    )
+    return StandardScaler().fit_transform(X), y
+
+
+@pytest.mark.parametrize("loss", _LOSSES)
+@pytest.mark.parametrize("penalty", ["l2", "l1", None])
+def test_no_subspace_is_diagonal_adagrad(global_random_seed, loss, penalty):
+    X, y = _binary_data(random_state=global_random_seed)
+    params = dict(
+        loss=loss, eta0=0.3, alpha=0.01, penalty=penalty, delta=0.05, batch_size=4
+    )
+    model = CompAdaGradClassifier(
+        n_components=0,
+        tau=1.0,
+        shuffle=False,
+        max_iter=3,
+        tol=None,
+        random_state=global_random_seed,
+        **params,
+    ).fit(X, y)
+    x, b = _brute_force_adagrad(
+        X,
+        np.where(y == 1, 1.0, -1.0),
+        preconditioner=_diagonal(0.05),
+        loss=loss,
+        eta=0.3,
+        alpha=0.01,
+        penalty=penalty,
+        delta=0.05,
+        batch_size=4,
+        n_epochs=3,
+    )
+    assert model.n_components_ == 0
+    assert_allclose(model.coef_.ravel(), x, rtol=1e-10, atol=1e-12)
+    assert_allclose(model.intercept_, [b], rtol=1e-10, atol=1e-12)
+    # The padded coordinates never move: the data are zero there.
+    state = model.state_[0]
+    assert_array_equal(state.coef[X.shape[1] :], 0.0)
+    assert model.t_ == 3 * 15 + 1
+    assert model.n_iter_ == 3
+
+
+@pytest.mark.parametrize("variant", ["paper", "theory"])
+@pytest.mark.parametrize("n_features", [8, 6])
+@pytest.mark.parametrize("penalty", ["l2", None])
+def test_full_subspace_is_full_matrix_adagrad(
+    global_random_seed, variant, n_features, penalty
+):
+    # n_components >= n_features: the whole padded space, k = n, so
+    # CompAdaGrad is full-matrix AdaGrad with H = (G + delta I)^{1/2} (paper,
+    # eq. 5) or G^{1/2} + delta I (theory, eq. 19), in the original space too
+    # since the padded block decouples.
+    X, y = _binary_data(n_samples=40, n_features=n_features, random_state=0)
+    params = dict(loss="log_loss", eta0=0.2, alpha=0.05, delta=0.1, batch_size=3)
+    model = CompAdaGradClassifier(
+        n_components=n_features,
+        variant=variant,
+        penalty=penalty,
+        shuffle=False,
+        max_iter=4,
+        tol=None,
+        random_state=global_random_seed,
+        **params,
+    ).fit(X, y)
+    x, b = _brute_force_adagrad(
+        X,
+        np.where(y == 1, 1.0, -1.0),
+        preconditioner=_full_matrix(0.1, variant),
+        loss="log_loss",
+        eta=0.2,
+        alpha=0.05,
+        penalty=penalty,
+        delta=0.1,
+        batch_size=3,
+        n_epochs=4,
+    )
+    assert model.n_components_ == 8 == model.projection_.n_padded_
+    assert_allclose(model.coef_.ravel(), x, rtol=1e-10, atol=1e-10)
+    assert_allclose(model.intercept_, [b], rtol=1e-10, atol=1e-12)
+
+
+def test_full_subspace_does_not_depend_on_the_projection():
+    # Full-matrix AdaGrad is rotation invariant: any k = n SRHT gives it.
+    X, y = _binary_data(n_samples=50, n_features=8)
+    params = dict(n_components=100, shuffle=False, max_iter=2, tol=None)
+    first = CompAdaGradClassifier(random_state=0, **params).fit(X, y)
+    second = CompAdaGradClassifier(random_state=1, **params).fit(X, y)
+    assert np.any(first.projection_.signs_ != second.projection_.signs_)
+    assert_allclose(first.coef_, second.coef_, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_partial_fit_over_chunks_equals_one_epoch_of_fit(n_classes, sparse):
+    X, y = _multiclass_data(n_samples=96, n_features=12, n_classes=n_classes)
+    if sparse:
+        X[np.abs(X) < 0.7] = 0.0
+        X = sp.csr_matrix(X)
+    params = dict(
+        n_components=4, batch_size=8, shuffle=False, random_state=3, alpha=1e-3
+    )
+    fitted = CompAdaGradClassifier(max_iter=1, tol=None, **params).fit(X, y)
+
+    streamed = CompAdaGradClassifier(**params)
+    classes = np.unique(y)
+    for start, stop in [(0, 24), (24, 40), (40, 96)]:
+        streamed.partial_fit(X[start:stop], y[start:stop], classes=classes)
+
+    assert_allclose(streamed.coef_, fitted.coef_, rtol=1e-12, atol=1e-14)
+    assert_allclose(streamed.intercept_, fitted.intercept_, rtol=1e-12, atol=1e-14)
+    for mine, theirs in zip(streamed.state_, fitted.state_):
+        assert_allclose(mine.subspace_gram, theirs.subspace_gram, rtol=1e-12)
+        assert_allclose(mine.complement_sq, theirs.complement_sq, rtol=1e-12)
+        assert mine.n_updates == theirs.n_updates == 12
+    assert_array_equal(streamed.projection_.rows_, fitted.projection_.rows_)
+    assert_array_equal(streamed.projection_.signs_, fitted.projection_.signs_)
+    assert streamed.t_ == fitted.t_ == 13
+    assert streamed.n_iter_ == fitted.n_iter_ == 1
+
+
+def test_partial_fit_keeps_the_preconditioner():
+    X, y = _binary_data(n_samples=40)
+    model = CompAdaGradClassifier(n_components=2, batch_size=10, shuffle=False)
+    model.partial_fit(X[:20], y[:20], classes=[0, 1])
+    projection = model.projection_
+    gram = model.state_[0].subspace_gram.copy()
+    sq = model.state_[0].complement_sq.copy()
+    model.partial_fit(X[20:], y[20:])
+    assert model.projection_ is projection
+    # The sums only grow: the second call added its gradients to the first's.
+    assert np.all(np.diag(model.state_[0].subspace_gram) >= np.diag(gram))
+    assert np.all(model.state_[0].complement_sq >= sq)
+    assert np.any(model.state_[0].complement_sq > sq)
+    assert model.state_[0].n_updates == 4
+    assert model.t_ == 5
+
+
+def test_partial_fit_errors():
+    X, y = _multiclass_data()
+    model = CompAdaGradClassifier()
+    with pytest.raises(ValueError, match="classes must be passed"):
+        model.partial_fit(X, y)
+    with pytest.raises(ValueError, match="balanced"):
+        CompAdaGradClassifier(class_weight="balanced").partial_fit(
+            X, y, classes=np.unique(y)
+        )
+    model.partial_fit(X, y, classes=np.unique(y))
+    with pytest.raises(ValueError, match="not the same as on the first call"):
+        model.partial_fit(X, y, classes=[0, 1, 2, 3])
+    with pytest.raises(ValueError, match="features"):
+        model.partial_fit(X[:, :3], y)
+    with pytest.raises(ValueError, match="not in classes"):
+        model.partial_fit(X, y + 5)
+    with pytest.raises(ValueError, match="class"):
+        CompAdaGradClassifier().partial_fit(X, y, classes=[0])
+
+
+def test_accuracy_of_sgd_classifier_level_on_separable_data(global_random_seed):
+    X, y = make_classification(
+        n_samples=1000,
+        n_features=20,
+        n_informative=5,
+        n_redundant=5,
+        class_sep=2.0,
+        flip_y=0.0,
+        random_state=global_random_seed,
+    )
+    X = StandardScaler().fit_transform(X)
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.3, random_state=0
+    )
+    sgd = SGDClassifier(random_state=global_random_seed).fit(X_train, y_train)
+    model = CompAdaGradClassifier(
+        n_components=8, batch_size=8, random_state=global_random_seed
+    ).fit(X_train, y_train)
+    assert model.n_iter_ < model.max_iter
+    assert model.score(X_test, y_test) >= sgd.score(X_test, y_test) - 0.02
+    assert model.score(X_test, y_test) > 0.9
+
+
+def test_stopping_rule_and_convergence_warning():
+    X, y = _binary_data(n_samples=100)
+    with pytest.warns(ConvergenceWarning, match="Maximum number of iteration"):
+        CompAdaGradClassifier(max_iter=2, random_state=0).fit(X, y)
+    model = CompAdaGradClassifier(n_iter_no_change=3, random_state=0).fit(X, y)
+    assert 3 < model.n_iter_ < model.max_iter
+    # tol=None runs every epoch and never warns.
+    model = CompAdaGradClassifier(max_iter=7, tol=None, random_state=0).fit(X, y)
+    assert model.n_iter_ == 7
+
+
+@pytest.mark.parametrize("loss", ["log_loss", "modified_huber"])
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_predict_proba(loss, n_classes):
+    X, y = _multiclass_data(n_classes=n_classes)
+    model = CompAdaGradClassifier(loss=loss, batch_size=4, random_state=0).fit(X, y)
+    proba = model.predict_proba(X)
+    assert proba.shape == (X.shape[0], n_classes)
+    assert_allclose(proba.sum(axis=1), 1.0)
+    assert np.all((proba >= 0) & (proba <= 1))
+    # modified_huber gives hard zeros, whose log is -inf (as SGDClassifier).
+    with np.errstate(divide="ignore"):
+        assert_allclose(model.predict_log_proba(X), np.log(proba))
+    scores = model.decision_function(X)
+    if n_classes == 2:
+        positive = (
+            expit(scores) if loss == "log_loss" else (np.clip(scores, -1, 1) + 1) / 2
+        )
+        assert_allclose(proba[:, 1], positive)
+    elif loss == "log_loss":
+        ovr = expit(scores)
+        assert_allclose(proba, ovr / ovr.sum(axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge", "perceptron"])
+def test_no_predict_proba_for_other_losses(loss):
+    X, y = _binary_data()
+    model = CompAdaGradClassifier(loss=loss, random_state=0).fit(X, y)
+    assert not hasattr(model, "predict_proba")
+    assert not hasattr(model, "predict_log_proba")
+    with pytest.raises(AttributeError, match="has no attribute 'predict_proba'"):
+        model.predict_proba(X)
+
+
+def test_sample_weight_scales_the_gradient():
+    X, y = _binary_data(n_samples=40)
+    weights = np.random.RandomState(0).uniform(0.1, 3.0, size=40)
+    params = dict(
+        n_components=0, eta0=0.3, alpha=0.01, batch_size=5, shuffle=False, tol=None
+    )
+    model = CompAdaGradClassifier(max_iter=2, **params).fit(X, y, sample_weight=weights)
+    x, b = _brute_force_adagrad(
+        X,
+        np.where(y == 1, 1.0, -1.0),
+        preconditioner=_diagonal(1e-2),
+        eta=0.3,
+        alpha=0.01,
+        batch_size=5,
+        n_epochs=2,
+        weights=weights,
+    )
+    assert_allclose(model.coef_.ravel(), x, rtol=1e-10, atol=1e-12)
+    assert_allclose(model.intercept_, [b], rtol=1e-10, atol=1e-12)
+
+
+def test_class_weight_is_a_per_class_sample_weight():
+    X, y = _multiclass_data()
+    params = dict(n_components=3, batch_size=4, random_state=0, max_iter=3, tol=None)
+    class_weight = {0: 2.0, 1: 0.5, 2: 1.5}
+    with_class_weight = CompAdaGradClassifier(class_weight=class_weight, **params)
+    with_class_weight.fit(X, y)
+    sample_weight = np.array([class_weight[label] for label in y])
+    with_sample_weight = CompAdaGradClassifier(**params).fit(
+        X, y, sample_weight=sample_weight
+    )
+    assert_allclose(with_class_weight.coef_, with_sample_weight.coef_, rtol=1e-12)
+    balanced = CompAdaGradClassifier(class_weight="balanced", **params).fit(X, y)
+    counts = np.bincount(y)
+    sample_weight = (len(y) / (3 * counts))[y]
+    expected = CompAdaGradClassifier(**params).fit(X, y, sample_weight=sample_weight)
+    assert_allclose(balanced.coef_, expected.coef_, rtol=1e-12)
+
+
+def test_zero_weight_is_removing_the_sample_without_penalty():
+    # With batch_size=1 and no penalty, a sample of weight 0 gives a zero
+    # gradient: the step adds nothing to the sums and does not move x. So it
+    # is the same as removing the sample (repeating one is not: AdaGrad is not
+    # linear in the gradients, see the Notes of the docstring).
+    X, y = _multiclass_data(n_samples=60)
+    keep = np.arange(60) % 3 != 0
+    params = dict(penalty=None, n_components=2, batch_size=1, shuffle=False, tol=None)
+    weighted = CompAdaGradClassifier(max_iter=2, random_state=0, **params).fit(
+        X, y, sample_weight=keep.astype(float)
+    )
+    removed = CompAdaGradClassifier(max_iter=2, random_state=0, **params).fit(
+        X[keep], y[keep]
+    )
+    assert_allclose(weighted.coef_, removed.coef_, rtol=1e-10, atol=1e-12)
+    assert_allclose(weighted.intercept_, removed.intercept_, rtol=1e-10, atol=1e-12)
+
+
+def test_warm_start_continues_the_fit():
+    X, y = _multiclass_data()
+    params = dict(n_components=3, batch_size=8, shuffle=False, tol=None, random_state=0)
+    two_epochs = CompAdaGradClassifier(max_iter=2, **params).fit(X, y)
+    warm = CompAdaGradClassifier(max_iter=1, warm_start=True, **params)
+    warm.fit(X, y)
+    projection = warm.projection_
+    warm.fit(X, y)
+    assert warm.projection_ is projection
+    assert_allclose(warm.coef_, two_epochs.coef_, rtol=1e-12, atol=1e-14)
+    assert_allclose(warm.intercept_, two_epochs.intercept_, rtol=1e-12, atol=1e-14)
+    assert warm.n_iter_ == 1
+    # Without warm_start, fit starts afresh.
+    cold = CompAdaGradClassifier(max_iter=1, **params)
+    cold.fit(X, y)
+    first = cold.coef_.copy()
+    cold.fit(X, y)
+    assert_allclose(cold.coef_, first, rtol=1e-12)
+    # Warm start needs the same problem.
+    with pytest.raises(ValueError, match="warm_start"):
+        warm.fit(X[:, :4], y)
+    with pytest.raises(ValueError, match="warm_start"):
+        warm.fit(X, np.where(y == 2, 1, y))
+
+
+def test_coef_init_and_intercept_init():
+    X, y = _binary_data(n_samples=30)
+    rng = np.random.RandomState(0)
+    coef_init = rng.normal(size=X.shape[1])
+    params = dict(n_components=0, eta0=0.2, batch_size=3, shuffle=False, tol=None)
+    model = CompAdaGradClassifier(max_iter=2, **params).fit(
+        X, y, coef_init=coef_init[None, :], intercept_init=[0.7]
+    )
+    x, b = _brute_force_adagrad(
+        X,
+        np.where(y == 1, 1.0, -1.0),
+        preconditioner=_diagonal(1e-2),
+        eta=0.2,
+        batch_size=3,
+        n_epochs=2,
+        coef=coef_init,
+        intercept=0.7,
+    )
+    assert_allclose(model.coef_.ravel(), x, rtol=1e-10, atol=1e-12)
+    assert_allclose(model.intercept_, [b], rtol=1e-10)
+    # A 1-d coef_init and a scalar intercept_init work for binary problems.
+    same = CompAdaGradClassifier(max_iter=2, **params).fit(
+        X, y, coef_init=coef_init, intercept_init=0.7
+    )
+    assert_allclose(same.coef_, model.coef_, rtol=1e-12)
+    # coef_init overrides warm_start and starts a fresh preconditioner.
+    warm = CompAdaGradClassifier(max_iter=2, warm_start=True, **params).fit(X, y)
+    warm.fit(X, y, coef_init=coef_init, intercept_init=0.7)
+    assert_allclose(warm.coef_, model.coef_, rtol=1e-12)
+    with pytest.raises(ValueError, match="coef_init"):
+        CompAdaGradClassifier().fit(X, y, coef_init=np.zeros((2, X.shape[1])))
+    with pytest.raises(ValueError, match="intercept_init"):
+        CompAdaGradClassifier().fit(X, y, intercept_init=[0.0, 1.0])
+
+
+def test_fit_intercept_false():
+    X, y = _binary_data()
+    model = CompAdaGradClassifier(fit_intercept=False, random_state=0).fit(X, y)
+    assert_array_equal(model.intercept_, [0.0])
+    assert_array_equal(model.intercept_grad_sq_sum_, [0.0])
+    assert_allclose(model.decision_function(X), X @ model.coef_.ravel())
+    # intercept_init is then a fixed offset, as in SGDClassifier.
+    params = dict(n_components=0, batch_size=4, shuffle=False, max_iter=2, tol=None)
+    model = CompAdaGradClassifier(fit_intercept=False, **params)
+    model.fit(X, y, intercept_init=0.5)
+    x, b = _brute_force_adagrad(
+        X,
+        np.where(y == 1, 1.0, -1.0),
+        preconditioner=_diagonal(1e-2),
+        batch_size=4,
+        n_epochs=2,
+        fit_intercept=False,
+        intercept=0.5,
+    )
+    assert b == 0.5
+    assert_array_equal(model.intercept_, [0.5])
+    assert_allclose(model.coef_.ravel(), x, rtol=1e-10, atol=1e-12)
+
+
+def test_blas_limit_is_restored():
+    from threadpoolctl import threadpool_info
+
+    def blas_threads():
+        return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+
+    before = blas_threads()
+    X, y = _multiclass_data()
+    CompAdaGradClassifier(max_iter=2, tol=None, random_state=0).fit(X, y)
+    assert blas_threads() == before
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_float32_is_kept(sparse):
+    X, y = _multiclass_data()
+    X32 = X.astype(np.float32)
+    if sparse:
+        X32 = sp.csr_matrix(X32)
+    params = dict(n_components=3, batch_size=4, random_state=0, max_iter=3, tol=None)
+    model32 = CompAdaGradClassifier(**params).fit(X32, y)
+    model64 = CompAdaGradClassifier(**params).fit(X.astype(np.float32).astype(float), y)
+    assert model32.coef_.dtype == np.float32
+    assert model32.intercept_.dtype == np.float32
+    assert model32.decision_function(X32).dtype == np.float32
+    # The iterates are kept in float64: the same fit as on the upcast data.
+    assert model32.state_[0].coef.dtype == np.float64
+    assert_allclose(model32.coef_, model64.coef_, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_csr_equals_dense(csr_container, n_classes):
+    X, y = _multiclass_data(n_samples=80, n_features=10, n_classes=n_classes)
+    X[np.abs(X) < 0.5] = 0.0
+    params = dict(n_components=4, batch_size=5, random_state=0, max_iter=3, tol=None)
+    dense = CompAdaGradClassifier(**params).fit(X, y)
+    sparse = CompAdaGradClassifier(**params).fit(csr_container(X), y)
+    assert_allclose(sparse.coef_, dense.coef_, rtol=1e-10, atol=1e-12)
+    assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-10, atol=1e-12)
+    assert_allclose(
+        sparse.decision_function(csr_container(X)), dense.decision_function(X)
+    )
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"loss": "huber"},
+        {"loss": "squared_error"},
+        {"penalty": "elasticnet"},
+        {"alpha": -1.0},
+        {"eta0": 0.0},
+        {"n_components": -1},
+        {"tau": 0.0},
+        {"delta": 0.0},
+        {"variant": "exact"},
+        {"batch_size": 0},
+        {"max_iter": 0},
+        {"tol": -1.0},
+        {"n_iter_no_change": 0},
+        {"class_weight": "uniform"},
+        {"n_jobs": 1.5},
+    ],
+)
+def test_bad_parameters(params):
+    X, y = _binary_data()
+    model = CompAdaGradClassifier(**params)
+    with pytest.raises(InvalidParameterError):
+        model.fit(X, y)
+    with pytest.raises(InvalidParameterError):
+        clone(model).partial_fit(X, y, classes=[0, 1])
+
+
+def test_no_epsilon_parameter():
+    # The damping is delta; SGDClassifier's epsilon is the Huber margin.
+    assert "epsilon" not in CompAdaGradClassifier().get_params()
+    with pytest.raises(TypeError):
+        CompAdaGradClassifier(epsilon=0.1)
+
+
+def test_one_class_is_refused():
+    X, _ = _binary_data()
+    with pytest.raises(ValueError, match="got 1 class"):
+        CompAdaGradClassifier().fit(X, np.zeros(X.shape[0]))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_input_not_modified(sparse):
+    X, y = _multiclass_data()
+    if sparse:
+        X = sp.csr_matrix(np.where(np.abs(X) < 0.5, 0.0, X))
+    sample_weight = np.linspace(0.5, 2.0, X.shape[0])
+    X_copy = X.copy()
+    y_copy = y.copy()
+    weight_copy = sample_weight.copy()
+    model = CompAdaGradClassifier(n_components=3, max_iter=2, tol=None)
+    model.fit(X, y, sample_weight=sample_weight)
+    model.partial_fit(X, y, sample_weight=sample_weight)
+    model.predict(X)
+    if sparse:
+        assert_array_equal(X.toarray(), X_copy.toarray())
+    else:
+        assert_array_equal(X, X_copy)
+    assert_array_equal(y, y_copy)
+    assert_array_equal(sample_weight, weight_copy)
+
+
+def test_reproducible_with_random_state():
+    X, y = _multiclass_data()
+    params = dict(n_components=3, batch_size=4, max_iter=3, tol=None)
+    first = CompAdaGradClassifier(random_state=7, **params).fit(X, y)
+    second = CompAdaGradClassifier(random_state=7, **params).fit(X, y)
+    assert_array_equal(first.coef_, second.coef_)
+    assert_array_equal(first.intercept_, second.intercept_)
+    assert_array_equal(first.projection_.rows_, second.projection_.rows_)
+    other = CompAdaGradClassifier(random_state=8, **params).fit(X, y)
+    assert not np.allclose(other.coef_, first.coef_)
+    # A RandomState instance is consumed; an int is not.
+    rng = np.random.RandomState(7)
+    CompAdaGradClassifier(random_state=rng, **params).fit(X, y)
+    again = CompAdaGradClassifier(random_state=rng, **params).fit(X, y)
+    assert not np.allclose(again.coef_, first.coef_)
+
+
+def test_n_jobs_does_not_change_the_result():
+    X, y = _multiclass_data(n_classes=4, n_samples=120)
+    params = dict(n_components=3, batch_size=4, max_iter=3, tol=None, random_state=0)
+    sequential = CompAdaGradClassifier(n_jobs=1, **params).fit(X, y)
+    parallel = CompAdaGradClassifier(n_jobs=2, **params).fit(X, y)
+    assert_array_equal(parallel.coef_, sequential.coef_)
+    assert_array_equal(parallel.intercept_, sequential.intercept_)
+    assert parallel.n_iter_ == sequential.n_iter_
+    assert parallel.t_ == sequential.t_
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+def test_one_vs_rest_shapes(n_classes):
+    X, y = _multiclass_data(n_samples=100, n_features=7, n_classes=n_classes)
+    labels = np.array(["a", "b", "c", "d", "e"])[:n_classes]
+    model = CompAdaGradClassifier(n_components=2, batch_size=4, random_state=0)
+    model.fit(X, labels[y])
+    n_problems = 1 if n_classes == 2 else n_classes
+    assert_array_equal(model.classes_, labels)
+    assert model.coef_.shape == (n_problems, 7)
+    assert model.intercept_.shape == (n_problems,)
+    assert model.intercept_grad_sq_sum_.shape == (n_problems,)
+    assert len(model.state_) == n_problems
+    assert model.n_features_in_ == 7
+    assert model.n_components_ == 2
+    assert model.projection_.n_padded_ == 8
+    assert all(state.coef.shape == (8,) for state in model.state_)
+    scores = model.decision_function(X)
+    assert scores.shape == ((100,) if n_classes == 2 else (100, n_classes))
+    # coef_ is the first n_features coordinates of the padded iterates.
+    expected = (
+        np.column_stack([X @ state.coef[:7] for state in model.state_])
+        + model.intercept_
+    )
+    assert_allclose(scores.reshape(100, -1), expected)
+    assert set(model.predict(X)) <= set(labels)
+    assert model.score(X, labels[y]) > 0.6
+
+
+def test_n_components_larger_than_padding_and_one_feature():
+    X, y = _binary_data(n_features=5)
+    X = X[:, :3]
+    model = CompAdaGradClassifier(n_components=2, random_state=0).fit(X, y)
+    assert model.n_components_ == 2
+    model = CompAdaGradClassifier(n_components=3, random_state=0).fit(X, y)
+    assert model.n_components_ == 4  # full matrix in the padded space
+    model = CompAdaGradClassifier(random_state=0).fit(X[:, :1], y)
+    assert model.n_components_ == 1
+    assert model.coef_.shape == (1, 1)
+
+
+def test_pickle_round_trip_continues_partial_fit():
+    X, y = _multiclass_data()
+    params = dict(n_components=3, batch_size=6, shuffle=False, random_state=0)
+    model = CompAdaGradClassifier(**params).partial_fit(
+        X[:45], y[:45], classes=[0, 1, 2]
+    )
+    restored = pickle.loads(pickle.dumps(model))
+    model.partial_fit(X[45:], y[45:])
+    restored.partial_fit(X[45:], y[45:])
+    assert_array_equal(restored.coef_, model.coef_)
+
+
+def test_l1_penalty_gives_exact_zeros():
+    # The l1 composite step is an exact LASSO: once the penalty dominates the
+    # (noise) gradients, coefficients are exactly zero; a tiny one zeroes none.
+    X, y = _binary_data(n_samples=100, n_features=20)
+    params = dict(penalty="l1", n_components=4, batch_size=10, max_iter=5, tol=None)
+    sparse = CompAdaGradClassifier(alpha=0.3, random_state=0, **params).fit(X, y)
+    dense = CompAdaGradClassifier(alpha=1e-8, random_state=0, **params).fit(X, y)
+    assert np.sum(sparse.coef_ == 0) >= 5
+    assert np.sum(dense.coef_ == 0) == 0
+
+
+def test_verbose_prints_the_epochs(capsys):
+    X, y = _binary_data()
+    CompAdaGradClassifier(verbose=1, max_iter=3, tol=None, random_state=0).fit(X, y)
+    out = capsys.readouterr().out
+    assert out.count("-- Epoch") == 3
+    assert "objective" in out
