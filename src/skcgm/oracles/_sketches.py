@@ -247,13 +247,13 @@ class SRHT(_BaseSketch):
         :math:`n`, the smallest power of two at least ``n_features_in_``.
     n_components_ : int
         :math:`k = \\min(\\text{n\\_components}, n)`.
-    signs_ : ndarray of shape (n_padded_,)
+    signs_ : ndarray of shape (n_padded,)
         The Rademacher signs :math:`\\sigma`, float64 :math:`\\pm 1`.
-    rows_ : ndarray of shape (n_components_,)
+    rows_ : ndarray of shape (n_components,)
         The rows of :math:`H` kept by :math:`R`, sorted.
     scale_ : float
         :math:`c` (1 when ``n_components_`` is 0).
-    components_ : ndarray of shape (n_components_, n_padded_)
+    components_ : ndarray of shape (n_components, n_padded)
         The explicit matrix :math:`\\Pi`, float64, C-contiguous; for small
         :math:`k` a matrix product with it is the fastest way to apply
         :math:`\\Pi` and :math:`\\Pi^\\top`. It holds :math:`k n` floats
@@ -360,7 +360,7 @@ class SRHT(_BaseSketch):
 
         Returns
         -------
-        Y : ndarray of shape (n_samples, n_components_) or (n_components_,)
+        Y : ndarray of shape (n_samples, n_components) or (n_components,)
             The sketches, dense, same number of dimensions as ``X``.
         """
         self._check_is_fitted()
@@ -393,12 +393,12 @@ class SRHT(_BaseSketch):
 
         Parameters
         ----------
-        Y : array-like of shape (n_samples, n_components_) or (n_components_,)
+        Y : array-like of shape (n_samples, n_components) or (n_components,)
             Sketches; float32 is kept.
 
         Returns
         -------
-        X : ndarray of shape (n_samples, n_padded_) or (n_padded_,)
+        X : ndarray of shape (n_samples, n_padded) or (n_padded,)
             :math:`\\Pi^\\top y` for every row, in the padded dimension.
         """
         self._check_is_fitted()
@@ -458,11 +458,11 @@ class CountSketch(_BaseSketch):
         Dimension :math:`d` of the vectors sketched.
     n_components_ : int
         :math:`k`.
-    hashes_ : ndarray of shape (n_features_in_,)
+    hashes_ : ndarray of shape (n_features,)
         The bucket :math:`h(j)` of every feature.
-    signs_ : ndarray of shape (n_features_in_,)
+    signs_ : ndarray of shape (n_features,)
         The signs :math:`\\sigma_j`, float64 :math:`\\pm 1`.
-    components_ : scipy.sparse.csr_matrix of shape (n_components_, n_features_in_)
+    components_ : scipy.sparse.csr_matrix of shape (n_components, n_features)
         The sketching matrix :math:`S`, float64.
 
     See Also
@@ -521,13 +521,13 @@ class CountSketch(_BaseSketch):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features_in_)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Vectors to sketch; CSR (or any scipy sparse format) accepted,
             in :math:`O(\\operatorname{nnz}(X))`; float32 is kept.
 
         Returns
         -------
-        Y : ndarray of shape (n_samples, n_components_)
+        Y : ndarray of shape (n_samples, n_components)
             The sketches, dense.
         """
         self._check_is_fitted()
