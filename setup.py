@@ -15,6 +15,10 @@ setup(
             sources=["src/skcgm/optim/_sum_of_min_fast.pyx"],
         ),
         Extension(
+            "skcgm.optim._eigen_update",
+            sources=["src/skcgm/optim/_eigen_update.pyx"],
+        ),
+        Extension(
             "skcgm.oracles._mips_fast",
             sources=["src/skcgm/oracles/_mips_fast.pyx"],
         ),

@@ -20,7 +20,8 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_is_fitted
 
-from ..optim import compadagrad_step, init_compadagrad_state
+from ..optim import init_compadagrad_state
+from ..optim._compadagrad import _make_stepper
 from ..oracles import SRHT
 from ..oracles._sketches import _next_power_of_two
 from ..utils._blocks import single_threaded_blas
@@ -162,7 +163,7 @@ def _run_epoch(
     state,
     intercept,
     intercept_sq,
-    projection,
+    step,
     step_kwargs,
     loss_fn,
     batch_size,
@@ -195,9 +196,7 @@ def _run_epoch(
         if need_loss:
             loss_sum += float(weights[start:stop] @ loss)
             penalty_sum += z.shape[0] * _penalty_value(penalty, alpha, state.coef)
-        state = compadagrad_step(
-            state, rmatvec(batch, coeff, n_features), projection, **step_kwargs
-        )
+        state = step(state, rmatvec(batch, coeff, n_features))
         if fit_intercept:
             # Scalar AdaGrad, unregularized: b -= eta g / (delta + sqrt(sum g^2)).
             grad_intercept = float(coeff.sum())
@@ -278,6 +277,7 @@ def _fit_problem(
         delta=options["delta"],
         variant=options["variant"],
     )
+    step = _make_stepper(projection, **step_kwargs)
     n_features = options["n_features"]
     n_samples = y.shape[0]
     signed_weights = weights * y
@@ -311,7 +311,7 @@ def _fit_problem(
                 state,
                 intercept,
                 intercept_sq,
-                projection,
+                step,
                 step_kwargs,
                 loss_fn,
                 batch_size,
