@@ -34,6 +34,7 @@ _IGNORED_FOR_METHODS = {"ES01", "SA01", "EX01"}
 _DOCUMENTED_MODULES = (
     "skcgm.datasets",
     "skcgm.experiments",
+    "skcgm.online",
     "skcgm.optim",
     "skcgm.oracles",
     "skcgm.utils.discovery",

@@ -9,7 +9,7 @@ from scipy.spatial.distance import pdist
 from sklearn.exceptions import ConvergenceWarning
 
 from skcgm.optim import FrankWolfeResult, frank_wolfe
-from skcgm.oracles import ConvexHullLMO, ExactMIPS, L1BallLMO, SimplexLMO
+from skcgm.oracles import ConvexHullLMO, ExactMIPS, L1BallLMO, L2BallLMO, SimplexLMO
 
 
 def _quadratic_problem(seed=0, n_atoms=15, n_features=4):
@@ -305,3 +305,19 @@ def test_frank_wolfe_with_mips_index_matches_exact_scan():
     np.testing.assert_array_equal(exact.active_set, indexed.active_set)
     np.testing.assert_allclose(exact.x, indexed.x)
     np.testing.assert_array_equal(indexed.n_scored, 60)
+
+
+def test_vertices_without_an_index_keep_no_active_set():
+    # The l2 ball numbers no vertex (index -1): the driver must not pool
+    # every vertex into one weight slot, it reports no active set instead.
+    target = np.array([3.0, -4.0])
+    result = frank_wolfe(
+        lambda x: x - target,
+        L2BallLMO(radius=1.0),
+        np.zeros(2),
+        max_iter=200,
+        step="line_search",
+        smoothness=1.0,
+    )
+    assert result.active_set is None and result.weights is None
+    np.testing.assert_allclose(result.x, target / 5.0, atol=1e-2)

@@ -51,6 +51,7 @@ from ._mlr_table import (
     run_failed,
     run_mlr_table3,
 )
+from ._online import loglog_slope, plot_dpobga, plot_pobga, run_dpobga, run_pobga
 from ._registry import EXPERIMENTS, Experiment, get_experiment
 from ._result import Column, ExperimentResult, format_table
 from ._sfwpo import plot_sfwpo, run_sfwpo
@@ -74,6 +75,7 @@ __all__ = [
     "kernel_thinning_available",
     "logistic_objective",
     "logistic_optimum",
+    "loglog_slope",
     "make_correlated_classification",
     "make_gaussian_mixture",
     "make_logistic_classification",
@@ -81,16 +83,19 @@ __all__ = [
     "make_sparse_text_classification",
     "plot_compadagrad",
     "plot_compare",
+    "plot_dpobga",
     "plot_gpca_table",
     "plot_herding",
     "plot_kmeans_seeding",
     "plot_local_sensitivity",
     "plot_mlr_table3",
+    "plot_pobga",
     "plot_sfwpo",
     "progressive_validation",
     "regularized_objective",
     "run_compadagrad",
     "run_compare",
+    "run_dpobga",
     "run_failed",
     "run_gpca_table1",
     "run_gpca_table2",
@@ -98,6 +103,7 @@ __all__ = [
     "run_kmeans_seeding",
     "run_local_sensitivity",
     "run_mlr_table3",
+    "run_pobga",
     "run_sfwpo",
     "squared_mmd",
     "theorem_4_1_bound",

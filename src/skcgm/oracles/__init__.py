@@ -1,4 +1,5 @@
-"""Oracles shared by the solvers: linear minimization, maximum inner product, sketches.
+"""Oracles shared by the solvers: linear minimization, projections, maximum
+inner product, sketches.
 
 Sign conventions, written once: an LMO returns ``argmin_{s in C} <g, s>``; a
 MIPS index returns ``argmax_i <q, a_i>`` and how many candidates it scored, so
@@ -8,6 +9,9 @@ the LMO over a finite set of atoms is ``atoms[mips(-g)]``.
 from ._glm_loss import LogisticLoss
 from ._leverage import ridge_leverage_scores
 from ._lmo import ConvexHullLMO, L1BallLMO, LMOResult, SimplexLMO
+from ._lmo_matrix import NuclearNormBallLMO
+from ._lmo_polytopes import BirkhoffLMO, DownClosedPolytopeLMO, PolytopeLMO, ProductLMO
+from ._lmo_sets import BoxLMO, CappedSimplexLMO, KSparseLMO, L2BallLMO, LinfBallLMO
 from ._mips import (
     LSHMIPS,
     ExactMIPS,
@@ -16,24 +20,52 @@ from ._mips import (
     sphere_pad_atoms,
     sphere_pad_query,
 )
+from ._projection import (
+    FWProjectionResult,
+    InfeasibleProjectionResult,
+    SHFWResult,
+    check_infeasible_projection,
+    frank_wolfe_projection,
+    infeasible_projection,
+    infeasible_projection_lmo_bound,
+    separating_hyperplane_fw,
+)
 from ._sampling import importance_sample
 from ._sketches import SRHT, CountSketch, fwht
 
 __all__ = [
+    "BirkhoffLMO",
+    "BoxLMO",
+    "CappedSimplexLMO",
     "ConvexHullLMO",
     "CountSketch",
+    "DownClosedPolytopeLMO",
     "ExactMIPS",
+    "FWProjectionResult",
+    "InfeasibleProjectionResult",
+    "KSparseLMO",
     "L1BallLMO",
+    "L2BallLMO",
     "LMOResult",
     "LSHMIPS",
+    "LinfBallLMO",
     "LogisticLoss",
+    "NuclearNormBallLMO",
+    "PolytopeLMO",
+    "ProductLMO",
+    "SHFWResult",
     "SRHT",
     "SimplexLMO",
+    "check_infeasible_projection",
+    "frank_wolfe_projection",
     "fw_atom_transform",
     "fw_query_transform",
     "fwht",
     "importance_sample",
+    "infeasible_projection",
+    "infeasible_projection_lmo_bound",
     "ridge_leverage_scores",
+    "separating_hyperplane_fw",
     "sphere_pad_atoms",
     "sphere_pad_query",
 ]

@@ -1,4 +1,4 @@
-"""Linear minimization oracles (LMOs).
+"""Linear minimization oracles (LMOs): the protocol and the first three sets.
 
 An LMO over a compact convex set :math:`\\mathcal{C}` returns a vertex
 
@@ -7,25 +7,49 @@ An LMO over a compact convex set :math:`\\mathcal{C}` returns a vertex
     s = \\operatorname{argmin}_{s \\in \\mathcal{C}} \\langle g, s \\rangle
 
 for a direction :math:`g` (the sign convention of ARCHITECTURE.md: a
-minimizer; call ``lmo(-g)`` for the maximizer). Every LMO here is a small
-picklable object holding hyper-parameters only; an index built over data (the
-atoms of :class:`ConvexHullLMO`) is built once in ``fit``.
+minimizer; call ``lmo(-g)`` for the maximizer). The paper of POBGA counts
+these calls as its computational cost ("linear optimization steps", section
+1.4 of the note). Every LMO here is a small picklable object holding
+hyper-parameters only; an index built over data (the atoms of
+:class:`ConvexHullLMO`) is built once in ``fit``.
 
-Every ``__call__`` returns an :class:`LMOResult` ``(vertex, index,
-n_scored)``: the vertex, a compact integer index of it among the vertices of
-the set (which a Frank-Wolfe driver uses to keep convex weights on vertices),
-and the number of candidates scored (the cost counter of the MaxIP paper).
+The protocol, shared by every oracle (a subclass of :class:`_BaseLMO`):
+
+- ``lmo(grad)`` returns an :class:`LMOResult` ``(vertex, index, n_scored)``:
+  the vertex (a new array of shape ``(n_features,)``; matrix sets are
+  flattened row-major), a compact integer id of it among the vertices of the
+  set (which a Frank-Wolfe driver uses to keep convex weights on vertices),
+  -1 when the set has no such numbering, and the number of candidates scored
+  (``n_features`` for coordinate rules, -1 when meaningless, e.g. an LP);
+- ``n_calls_`` counts the calls since construction or ``reset_counter()``;
+- ``radius`` is :math:`R = \\max_{x \\in \\mathcal{C}} \\|x\\|_2` (exact, or a
+  documented upper bound: Assumption A1 of the paper), ``n_features`` the
+  dimension (None for a dimension-free set), ``contains(x, tol)`` tests
+  membership, ``contains_origin`` tells whether :math:`0 \\in \\mathcal{C}`;
+- ``project(y)``, the Euclidean projection, exists only on the sets that
+  have a cheap exact one.
+
+Vertices are float64, except that the closed-form coordinate oracles keep a
+float32 direction's dtype (and :class:`ConvexHullLMO` the dtype of its
+atoms).
 """
 
+# Authors: The skcgm developers
+# SPDX-License-Identifier: BSD-3-Clause
+
 import copy
+import inspect
+from abc import ABC, abstractmethod
 from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
+from scipy.optimize import linprog
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
 
 from ..utils._sklearn_compat import HasMethods, Interval, validate_params
+from ._params import _check_int
 
 
 class LMOResult(NamedTuple):
@@ -37,16 +61,17 @@ class LMOResult(NamedTuple):
     ----------
     vertex : ndarray of shape (n_features,)
         A minimizer :math:`s \\in \\operatorname{argmin}_{s \\in \\mathcal{C}}
-        \\langle g, s \\rangle`, a vertex of the set.
+        \\langle g, s \\rangle`, a vertex of the set (a new array).
     index : int
         Index of ``vertex`` among the vertices of the set (see each oracle
-        for the numbering).
+        for the numbering), or -1 when the set has no compact numbering.
     n_scored : int
-        Number of candidates (coordinates or atoms) whose score was computed.
+        Number of candidates (coordinates or atoms) whose score was
+        computed, or -1 when meaningless (a linear program, an SVD).
 
     See Also
     --------
-    SimplexLMO, L1BallLMO, ConvexHullLMO : The oracles that return it.
+    SimplexLMO, L1BallLMO, ConvexHullLMO : Oracles that return it.
 
     Examples
     --------
@@ -62,26 +87,208 @@ class LMOResult(NamedTuple):
     n_scored: int
 
 
-def _check_radius(radius):
-    if not (isinstance(radius, Real) and not isinstance(radius, bool) and radius > 0):
-        raise ValueError(f"The radius must be a positive real number, got {radius!r}.")
+# Vertex ids are kept below 2**63 so that they fit in an intp array (the
+# active set of a Frank-Wolfe driver); larger numberings give -1.
+_MAX_INDEX_BITS = 62
 
 
-def _check_direction(grad):
-    grad = np.asarray(grad)
-    if grad.ndim != 1:
+# --------------------------------------------------------------------------
+# Validation helpers, shared by the modules of the LMO library.
+
+
+def _check_positive(owner, name, value, *, allow_zero=False):
+    """``float(value)`` for a finite real ``> 0`` (``>= 0``), else ValueError."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, Real)
+        or not np.isfinite(value)
+        or value < 0
+        or (value == 0 and not allow_zero)
+    ):
+        kind = "non-negative" if allow_zero else "positive"
         raise ValueError(
-            f"The direction grad must be a 1-D array, got shape {grad.shape}."
+            f"The '{name}' parameter of {owner} must be a {kind} real number; "
+            f"got {value!r}."
         )
-    if grad.dtype.kind not in "fc":
-        grad = grad.astype(np.float64)
-    return grad
+    return float(value)
 
 
-class _BaseLMO:
-    """Hyper-parameters as attributes, an informative repr."""
+def _check_n_features(owner, value):
+    """``None`` or an int ``>= 1``."""
+    if value is None:
+        return None
+    _check_int(owner, "n_features", value, 1)
+    return int(value)
+
+
+def _check_tol(tol):
+    if isinstance(tol, bool) or not isinstance(tol, Real) or not tol >= 0:
+        raise ValueError(
+            f"The 'tol' parameter must be a real number >= 0; got {tol!r}."
+        )
+    return float(tol)
+
+
+def _check_vector(owner, name, value, n_features, *, keep_float32=False, finite=True):
+    """A 1-D real float array with ``n_features`` entries (when known).
+
+    A float32 input stays float32 when ``keep_float32``; everything else is
+    converted to float64. The input is never modified (a conversion copies;
+    callers copy before writing).
+    """
+    array = np.asarray(value)
+    if array.ndim != 1 or array.shape[0] == 0:
+        raise ValueError(
+            f"{name} must be a non-empty 1-D array, got shape {array.shape}."
+        )
+    if array.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must hold real numbers, got dtype {array.dtype}.")
+    if not (keep_float32 and array.dtype == np.float32):
+        array = array.astype(np.float64, copy=False)
+    if n_features is not None and array.shape[0] != n_features:
+        raise ValueError(
+            f"{name} has {array.shape[0]} features, but {owner} has "
+            f"n_features={n_features}."
+        )
+    if finite and not np.isfinite(array).all():
+        raise ValueError(f"{name} must be finite (no NaN or infinity).")
+    return array
+
+
+def _check_bound_array(owner, name, value):
+    """A finite real scalar (0-d) or 1-D array, as float64."""
+    array = np.asarray(value)
+    if array.dtype.kind not in "biuf" or array.ndim > 1 or array.size == 0:
+        raise ValueError(
+            f"The '{name}' parameter of {owner} must be a real number or a "
+            f"non-empty 1-D array of reals; got {value!r}."
+        )
+    array = array.astype(np.float64)
+    if not np.isfinite(array).all():
+        raise ValueError(f"The '{name}' parameter of {owner} must be finite.")
+    return array
+
+
+def _bitmask_index(mask):
+    """``sum_i 2**i`` over the set entries of ``mask``, or -1 past 62 bits."""
+    if mask.shape[0] > _MAX_INDEX_BITS:
+        return -1
+    return int(np.left_shift(np.int64(1), np.flatnonzero(mask)).sum())
+
+
+def _radius_property(doc):
+    """A ``radius`` hyper-parameter read back validated as a float.
+
+    The raw value lives in ``__dict__`` so that ``get_params`` returns it
+    unchanged (as :func:`sklearn.base.clone` requires); reading it validates
+    every hyper-parameter (``_check_params`` checks ``radius``).
+    """
+
+    def fget(self):
+        self._check_params()
+        return float(self.__dict__["radius"])
+
+    def fset(self, value):
+        self.__dict__["radius"] = value
+
+    return property(fget, fset, doc=doc)
+
+
+def _n_features_property():
+    """An ``n_features`` hyper-parameter read back validated."""
+
+    def fget(self):
+        return _check_n_features(type(self).__name__, self.__dict__["n_features"])
+
+    def fset(self, value):
+        self.__dict__["n_features"] = value
+
+    return property(
+        fget,
+        fset,
+        doc="Dimension of the set, or None (dimension-free) when not given.",
+    )
+
+
+def _is_default(value, default):
+    if value is default:
+        return True
+    if default is inspect.Parameter.empty or isinstance(value, np.ndarray):
+        return False
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+def _short_repr(value):
+    if isinstance(value, np.ndarray) and value.size > 6:
+        return f"<ndarray of shape {value.shape}>"
+    return repr(value)
+
+
+# --------------------------------------------------------------------------
+# Exact Euclidean projections with a closed form.
+
+
+def _project_simplex(y, radius):
+    """Projection onto :math:`\\{x \\ge 0, \\sum_i x_i = r\\}` by sorting.
+
+    Held, Wolfe and Crowder (1974); Duchi et al. (2008), Figure 1:
+    :math:`x = \\max(y - \\theta, 0)` with the threshold :math:`\\theta` read
+    off the sorted entries, in :math:`O(n \\log n)`.
+    """
+    u = np.sort(y)[::-1]
+    css = np.cumsum(u) - radius
+    k = np.arange(1, y.shape[0] + 1)
+    positive = np.flatnonzero(u - css / k > 0)
+    # The first entry is positive in exact arithmetic (it equals r > 0).
+    rho = positive[-1] if positive.shape[0] else 0
+    theta = css[rho] / (rho + 1)
+    return np.maximum(y - theta, 0.0)
+
+
+def _project_capped_simplex(y, radius):
+    """Projection onto :math:`\\{x \\ge 0, \\sum_i x_i \\le r\\}`.
+
+    Either the sum constraint is slack at the projection onto the orthant,
+    :math:`\\max(y, 0)`, or it is active and the answer is the simplex
+    projection (KKT conditions).
+    """
+    x = np.maximum(y, 0.0)
+    if x.sum() <= radius:
+        return x
+    return _project_simplex(y, radius)
+
+
+def _project_l1_ball(y, radius):
+    """Projection onto the l1 ball (Duchi et al. 2008, section 4)."""
+    if np.abs(y).sum() <= radius:
+        return y.copy()
+    # + 0.0 turns the -0.0 of sign(y) * 0 into 0.0.
+    return np.sign(y) * _project_simplex(np.abs(y), radius) + 0.0
+
+
+# --------------------------------------------------------------------------
+# The protocol.
+
+
+class _BaseLMO(ABC):
+    """Base class of the linear minimization oracles: the shared protocol.
+
+    A subclass stores its hyper-parameters in ``__init__`` (names listed in
+    ``_parameters``), validates them in ``_check_params`` (called by every
+    public method, so a bad value raises a ValueError naming it before any
+    work), and implements ``_lmo(grad)`` on a validated direction,
+    ``_contains(x, tol)``, and the properties ``radius``, ``n_features`` and
+    ``contains_origin``. ``__call__`` counts the calls in ``n_calls_``.
+    """
 
     _parameters = ()
+    # Whether a float32 direction gives a float32 vertex (closed-form rules).
+    _keeps_float32 = False
+
+    # -- hyper-parameters --------------------------------------------------
 
     def get_params(self, deep=True):
         """Get the hyper-parameters of this oracle.
@@ -94,13 +301,152 @@ class _BaseLMO:
         Returns
         -------
         params : dict
-            Hyper-parameter names mapped to their values.
+            Hyper-parameter names mapped to their values, as given.
         """
-        return {name: getattr(self, name) for name in self._parameters}
+        # Read the raw values: a parameter such as `radius` may also be a
+        # property computing the protocol value from it.
+        return {name: self.__dict__[name] for name in self._parameters}
+
+    def set_params(self, **params):
+        """Set the hyper-parameters of this oracle.
+
+        Parameters
+        ----------
+        **params : dict
+            Hyper-parameter names mapped to their new values.
+
+        Returns
+        -------
+        self : object
+            This oracle.
+        """
+        for name, value in params.items():
+            if name not in self._parameters:
+                raise ValueError(
+                    f"Invalid parameter {name!r} for {type(self).__name__}; "
+                    f"valid parameters are {sorted(self._parameters)}."
+                )
+            setattr(self, name, value)
+        return self
 
     def __repr__(self):
-        args = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._parameters)
+        # As scikit-learn's estimators: the parameters changed from their
+        # defaults; large arrays by their shape only.
+        defaults = inspect.signature(type(self).__init__).parameters
+        args = ", ".join(
+            f"{name}={_short_repr(value)}"
+            for name, value in self.get_params().items()
+            if not _is_default(value, defaults[name].default)
+        )
         return f"{type(self).__name__}({args})"
+
+    # -- the call counter --------------------------------------------------
+
+    @property
+    def n_calls_(self):
+        """Number of LMO calls since construction or the last ``reset_counter``."""
+        return self.__dict__.get("_n_calls", 0)
+
+    def reset_counter(self):
+        """Set the call counter ``n_calls_`` back to 0.
+
+        Returns
+        -------
+        self : object
+            This oracle.
+        """
+        self._n_calls = 0
+        return self
+
+    # -- the protocol ------------------------------------------------------
+
+    def __call__(self, grad):
+        """Return a vertex of the set minimizing :math:`\\langle g, s \\rangle`.
+
+        Parameters
+        ----------
+        grad : array-like of shape (n_features,)
+            The direction :math:`g`, finite.
+
+        Returns
+        -------
+        result : LMOResult
+            The vertex, its index (see the class docstring) and the number of
+            candidates scored.
+        """
+        self._check_params()
+        grad = _check_vector(
+            type(self).__name__,
+            "grad",
+            grad,
+            self.n_features,
+            keep_float32=self._keeps_float32,
+        )
+        result = self._lmo(grad)
+        # Only successful calls count.
+        self._n_calls = self.n_calls_ + 1
+        return result
+
+    def contains(self, x, tol=1e-9):
+        """Tell whether a point belongs to the set, up to a tolerance.
+
+        Parameters
+        ----------
+        x : array-like of shape (n_features,)
+            The point. A point with a NaN entry belongs to no set.
+        tol : float, default=1e-9
+            Absolute slack granted to every defining inequality of the set
+            (see the class docstring), e.g. :math:`x_i \\ge -\\text{tol}`.
+
+        Returns
+        -------
+        inside : bool
+            Whether ``x`` satisfies the constraints of the set up to ``tol``.
+        """
+        self._check_params()
+        tol = _check_tol(tol)
+        x = _check_vector(type(self).__name__, "x", x, self.n_features, finite=False)
+        if not np.isfinite(x).all():
+            return False
+        return bool(self._contains(x, tol))
+
+    def _check_point(self, y):
+        """The point to project, validated (float64, a copy when converted)."""
+        self._check_params()
+        return _check_vector(type(self).__name__, "y", y, self.n_features)
+
+    @abstractmethod
+    def _check_params(self):
+        """Raise a ValueError naming the first invalid hyper-parameter."""
+
+    @abstractmethod
+    def _lmo(self, grad):
+        """The LMO on a validated direction."""
+
+    @abstractmethod
+    def _contains(self, x, tol):
+        """Membership of a validated finite point."""
+
+    @property
+    @abstractmethod
+    def radius(self):
+        """Radius :math:`R = \\max_{x \\in \\mathcal{C}} \\|x\\|_2` (or a bound)."""
+
+    @property
+    @abstractmethod
+    def n_features(self):
+        """Dimension of the set, or None for a dimension-free set."""
+
+    @property
+    @abstractmethod
+    def contains_origin(self):
+        """Whether the origin belongs to the set."""
+
+
+_SIMPLEX_RADIUS_DOC = (
+    "Radius R = max ||x||_2 of the set, the ``radius`` parameter validated "
+    "(the norm of a vertex r e_i)."
+)
 
 
 class SimplexLMO(_BaseLMO):
@@ -109,18 +455,38 @@ class SimplexLMO(_BaseLMO):
     The set is :math:`\\mathcal{C} = \\{x \\in \\mathbb{R}^d : x \\ge 0,
     \\sum_i x_i = r\\}` with radius :math:`r`; its vertices are
     :math:`r e_i`, and the minimizer of :math:`\\langle g, s \\rangle` is
-    :math:`r e_{i^*}` with :math:`i^* = \\operatorname{argmin}_i g_i` (ties to
-    the lowest index).
+
+    .. math::
+
+        s = r e_{i^*}, \\qquad i^* = \\operatorname{argmin}_i g_i
+
+    (ties to the lowest index; ``index`` is :math:`i^*`, ``n_scored`` is
+    ``n_features``). :math:`R = r`, and the origin is not in the set.
 
     Parameters
     ----------
     radius : float, default=1.0
         The sum :math:`r > 0` of the coordinates of every point of the set.
+    n_features : int or None, default=None
+        The dimension :math:`d`; None accepts any dimension.
+
+    Attributes
+    ----------
+    n_calls_ : int
+        Number of calls since construction or the last ``reset_counter``.
 
     See Also
     --------
+    CappedSimplexLMO : The oracle over :math:`\\{x \\ge 0, \\sum x \\le r\\}`.
     L1BallLMO : The oracle over the l1 ball.
     ConvexHullLMO : The oracle over the convex hull of given atoms.
+
+    Notes
+    -----
+    ``contains`` tests :math:`x_i \\ge -\\text{tol}` and
+    :math:`|\\sum_i x_i - r| \\le \\text{tol}`. ``project`` is the sort-based
+    simplex projection (Held, Wolfe and Crowder 1974; Duchi et al. 2008),
+    :math:`O(d \\log d)`.
 
     Examples
     --------
@@ -129,33 +495,55 @@ class SimplexLMO(_BaseLMO):
     >>> lmo = SimplexLMO(radius=2.0)
     >>> lmo(np.array([3.0, -1.0, 0.0])).vertex
     array([0., 2., 0.])
+    >>> lmo.project(np.array([3.0, 0.0, 0.0]))
+    array([2., 0., 0.])
+    >>> lmo.n_calls_
+    1
     """
 
-    _parameters = ("radius",)
+    _parameters = ("radius", "n_features")
+    _keeps_float32 = True
+    radius = _radius_property(_SIMPLEX_RADIUS_DOC)
+    n_features = _n_features_property()
 
-    def __init__(self, radius=1.0):
+    def __init__(self, radius=1.0, n_features=None):
         self.radius = radius
+        self.n_features = n_features
 
-    def __call__(self, grad):
-        """Return the vertex of the simplex minimizing a linear function.
+    def _check_params(self):
+        _check_positive(type(self).__name__, "radius", self.__dict__["radius"])
+        _check_n_features(type(self).__name__, self.__dict__["n_features"])
 
-        Parameters
-        ----------
-        grad : array-like of shape (n_features,)
-            The direction :math:`g`.
-
-        Returns
-        -------
-        result : LMOResult
-            ``vertex`` is :math:`r e_i` (dtype of ``grad``), ``index`` is
-            :math:`i` in ``[0, n_features)``, ``n_scored`` is ``n_features``.
-        """
-        _check_radius(self.radius)
-        grad = _check_direction(grad)
+    def _lmo(self, grad):
         index = int(np.argmin(grad))
         vertex = np.zeros_like(grad)
         vertex[index] = self.radius
         return LMOResult(vertex, index, grad.shape[0])
+
+    def _contains(self, x, tol):
+        return (x >= -tol).all() and abs(x.sum() - self.radius) <= tol
+
+    @property
+    def contains_origin(self):
+        """Whether the origin belongs to the set: never, as r > 0."""
+        return False
+
+    def project(self, y):
+        """Euclidean projection onto the scaled simplex.
+
+        Parameters
+        ----------
+        y : array-like of shape (n_features,)
+            The point to project.
+
+        Returns
+        -------
+        x : ndarray of shape (n_features,)
+            :math:`\\operatorname{argmin}_{x \\in \\mathcal{C}} \\|x - y\\|_2`,
+            a new float64 array.
+        """
+        y = self._check_point(y)
+        return _project_simplex(y, self.radius)
 
 
 class L1BallLMO(_BaseLMO):
@@ -163,19 +551,42 @@ class L1BallLMO(_BaseLMO):
 
     The set is :math:`\\mathcal{C} = \\{x : \\|x\\|_1 \\le r\\}`; its
     vertices are :math:`\\pm r e_i`, and the minimizer of
-    :math:`\\langle g, s \\rangle` is :math:`-r\\,\\operatorname{sign}(g_{i^*})
-    e_{i^*}` with :math:`i^* = \\operatorname{argmax}_i |g_i|` (ties to the
-    lowest index; a zero direction gives :math:`-r e_0`).
+    :math:`\\langle g, s \\rangle` is
+
+    .. math::
+
+        s = -r\\,\\operatorname{sign}(g_{i^*}) e_{i^*}, \\qquad
+        i^* = \\operatorname{argmax}_i |g_i|
+
+    (ties to the lowest index; a zero direction gives :math:`-r e_0`).
+    ``index`` is :math:`i` for :math:`+r e_i` and ``n_features + i`` for
+    :math:`-r e_i`; ``n_scored`` is ``n_features``. :math:`R = r`.
 
     Parameters
     ----------
     radius : float, default=1.0
         The radius :math:`r > 0` of the ball.
+    n_features : int or None, default=None
+        The dimension; None accepts any dimension.
+
+    Attributes
+    ----------
+    n_calls_ : int
+        Number of calls since construction or the last ``reset_counter``.
 
     See Also
     --------
     SimplexLMO : The oracle over the scaled simplex.
+    L2BallLMO : The oracle over the l2 ball.
     ConvexHullLMO : The oracle over the convex hull of given atoms.
+
+    Notes
+    -----
+    ``contains`` tests :math:`\\|x\\|_1 \\le r + \\text{tol}`. ``project`` is
+    the projection of Duchi, Shalev-Shwartz, Singer and Chandra (2008):
+    :math:`y` itself inside the ball, else
+    :math:`\\operatorname{sign}(y) \\odot P_{\\Delta_r}(|y|)` with
+    :math:`P_{\\Delta_r}` the simplex projection.
 
     Examples
     --------
@@ -184,30 +595,24 @@ class L1BallLMO(_BaseLMO):
     >>> vertex, index, n_scored = L1BallLMO(radius=3.0)(np.array([1.0, -2.0]))
     >>> vertex, index
     (array([0., 3.]), 1)
+    >>> L1BallLMO(radius=1.0).project(np.array([2.0, -1.0]))
+    array([1., 0.])
     """
 
-    _parameters = ("radius",)
+    _parameters = ("radius", "n_features")
+    _keeps_float32 = True
+    radius = _radius_property("Radius R = max ||x||_2 of the ball, the ``radius`` r.")
+    n_features = _n_features_property()
 
-    def __init__(self, radius=1.0):
+    def __init__(self, radius=1.0, n_features=None):
         self.radius = radius
+        self.n_features = n_features
 
-    def __call__(self, grad):
-        """Return the vertex of the l1 ball minimizing a linear function.
+    def _check_params(self):
+        _check_positive(type(self).__name__, "radius", self.__dict__["radius"])
+        _check_n_features(type(self).__name__, self.__dict__["n_features"])
 
-        Parameters
-        ----------
-        grad : array-like of shape (n_features,)
-            The direction :math:`g`.
-
-        Returns
-        -------
-        result : LMOResult
-            ``vertex`` is :math:`\\pm r e_i` (dtype of ``grad``); ``index`` is
-            :math:`i` for :math:`+r e_i` and ``n_features + i`` for
-            :math:`-r e_i`; ``n_scored`` is ``n_features``.
-        """
-        _check_radius(self.radius)
-        grad = _check_direction(grad)
+    def _lmo(self, grad):
         n_features = grad.shape[0]
         i = int(np.argmax(np.abs(grad)))
         vertex = np.zeros_like(grad)
@@ -218,6 +623,31 @@ class L1BallLMO(_BaseLMO):
             vertex[i] = -self.radius
             index = n_features + i
         return LMOResult(vertex, index, n_features)
+
+    def _contains(self, x, tol):
+        return np.abs(x).sum() <= self.radius + tol
+
+    @property
+    def contains_origin(self):
+        """Whether the origin belongs to the set: always."""
+        return True
+
+    def project(self, y):
+        """Euclidean projection onto the l1 ball.
+
+        Parameters
+        ----------
+        y : array-like of shape (n_features,)
+            The point to project.
+
+        Returns
+        -------
+        x : ndarray of shape (n_features,)
+            :math:`\\operatorname{argmin}_{\\|x\\|_1 \\le r} \\|x - y\\|_2`, a
+            new float64 array.
+        """
+        y = self._check_point(y)
+        return _project_l1_ball(y, self.radius)
 
 
 def _chunked_argmin(atoms, grad, chunk_size):
@@ -245,6 +675,9 @@ class ConvexHullLMO(_BaseLMO):
     the Frank-Wolfe direction search of Problem C.1 of the MaxIP paper, a
     maximum-inner-product search over the atoms. ``fit`` builds the search
     index once; every call then issues one query ``mips.query(-g)``.
+    ``index`` is the row of the atom, ``n_scored`` the number of atoms
+    scored. :math:`R = \\max_i \\|a_i\\|_2` exactly (a convex function is
+    maximal at an atom).
 
     Parameters
     ----------
@@ -268,11 +701,22 @@ class ConvexHullLMO(_BaseLMO):
         Number of atoms.
     mips_ : object or None
         The fitted copy of ``mips``.
+    n_calls_ : int
+        Number of calls since construction or the last ``reset_counter``.
 
     See Also
     --------
     SimplexLMO : The oracle over the scaled simplex.
     L1BallLMO : The oracle over the l1 ball.
+
+    Notes
+    -----
+    ``contains`` solves the linear program
+    :math:`\\min_{w \\in \\Delta, t} t` subject to
+    :math:`\\|\\sum_i w_i a_i - x\\|_\\infty \\le t` with
+    ``scipy.optimize.linprog(method="highs")`` and tests
+    :math:`t^* \\le \\text{tol}`; it costs one LP over ``n_atoms`` weights.
+    There is no ``project``: no cheap exact projection onto a hull exists.
 
     Examples
     --------
@@ -283,9 +727,12 @@ class ConvexHullLMO(_BaseLMO):
     >>> vertex, index, n_scored = lmo(np.array([-1.0, 0.5]))
     >>> vertex, index, n_scored
     (array([1., 0.]), 1, 3)
+    >>> lmo.contains(np.array([0.5, 0.5])), lmo.radius
+    (True, 1.0)
     """
 
     _parameters = ("mips", "chunk_size")
+    _keeps_float32 = True
 
     def __init__(self, mips=None, chunk_size=65536):
         self.mips = mips
@@ -316,40 +763,58 @@ class ConvexHullLMO(_BaseLMO):
         )
         return self
 
-    def __call__(self, grad):
-        """Return the atom minimizing a linear function.
-
-        Parameters
-        ----------
-        grad : array-like of shape (n_features,)
-            The direction :math:`g`.
-
-        Returns
-        -------
-        result : LMOResult
-            ``vertex`` is the atom ``atoms_[index]`` (a view of a row),
-            ``index`` its row in ``[0, n_atoms)``, ``n_scored`` the number of
-            atoms scored (``n_atoms`` for the exact scan, fewer for an LSH
-            index).
-        """
+    def _check_params(self):
+        _check_chunk_size(self.chunk_size)
         if not hasattr(self, "atoms_"):
             raise NotFittedError(
                 "This ConvexHullLMO instance is not fitted yet. Call 'fit' with "
                 "the atoms before using it."
             )
-        grad = _check_direction(grad)
-        if grad.shape[0] != self.atoms_.shape[1]:
-            raise ValueError(
-                f"grad has {grad.shape[0]} features, but the atoms have "
-                f"{self.atoms_.shape[1]}."
-            )
+
+    def _lmo(self, grad):
         if self.mips_ is None:
             index = _chunked_argmin(self.atoms_, grad, self.chunk_size)
             n_scored = self.n_atoms_
         else:
             index, _, n_scored = self.mips_.query(-grad)
         index = int(index)
-        return LMOResult(self.atoms_[index], index, int(n_scored))
+        return LMOResult(self.atoms_[index].copy(), index, int(n_scored))
+
+    def _contains(self, x, tol):
+        atoms = self.atoms_.astype(np.float64, copy=False)
+        n_atoms, n_features = atoms.shape
+        # Variables (w, t): minimize t subject to -t <= atoms.T w - x <= t,
+        # sum(w) = 1, w >= 0.
+        c = np.zeros(n_atoms + 1)
+        c[-1] = 1.0
+        ones = np.ones((n_features, 1))
+        A_ub = np.block([[atoms.T, -ones], [-atoms.T, -ones]])
+        b_ub = np.concatenate([x, -x])
+        A_eq = np.ones((1, n_atoms + 1))
+        A_eq[0, -1] = 0.0
+        res = linprog(
+            c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=(0, None),
+            method="highs",
+        )  # fmt: skip
+        return res.status == 0 and res.fun <= tol
+
+    @property
+    def radius(self):
+        """Radius R = max_i ||a_i||_2 of the hull (exact); needs ``fit``."""
+        self._check_params()
+        return float(np.sqrt(np.einsum("ij,ij->i", self.atoms_, self.atoms_).max()))
+
+    @property
+    def n_features(self):
+        """Dimension of the atoms, or None before ``fit``."""
+        atoms = self.__dict__.get("atoms_")
+        return None if atoms is None else int(atoms.shape[1])
+
+    @property
+    def contains_origin(self):
+        """Whether the origin is in the hull (within ``contains``' default tol)."""
+        self._check_params()
+        return self.contains(np.zeros(self.atoms_.shape[1]))
 
 
 @validate_params(

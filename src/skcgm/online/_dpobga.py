@@ -1,0 +1,350 @@
+"""DPOBGA: decentralized projection-free online boosting gradient ascent.
+
+Algorithm 2 of Liao, Wan, Yao and Song: every node runs POBGA on its local
+function, after mixing its neighbours' decisions and infeasible points with
+a gossip matrix once per block.
+"""
+
+# Authors: The skcgm developers
+# SPDX-License-Identifier: BSD-3-Clause
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ._base import _check_rng
+from ._boosting import sample_boosting_z
+from ._pobga import (
+    _BlockedBoostedAscent,
+    _norm,
+    _resolve_schedule,
+    _theory_step,
+)
+
+
+def _check_weights(owner, weights):
+    """The gossip matrix A of Assumption A4, as a float64 array."""
+    try:
+        A = np.array(weights, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"The 'weights' parameter of {owner} must be a square array of "
+            f"gossip weights; got {weights!r}."
+        ) from exc
+    if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
+        raise ValueError(
+            f"The 'weights' parameter of {owner} must be a square (n_nodes, "
+            f"n_nodes) array; got shape {A.shape}."
+        )
+    if not np.all(np.isfinite(A)) or np.any(A < 0):
+        raise ValueError(
+            f"The 'weights' parameter of {owner} must be finite and "
+            "non-negative (Assumption A4)."
+        )
+    if not np.allclose(A, A.T, rtol=0, atol=1e-10):
+        raise ValueError(
+            f"The 'weights' parameter of {owner} must be symmetric (Assumption A4)."
+        )
+    if not np.allclose(A.sum(axis=1), 1.0, rtol=0, atol=1e-10):
+        raise ValueError(
+            f"The 'weights' parameter of {owner} must be doubly stochastic: "
+            "every row must sum to 1 (Assumption A4)."
+        )
+    return A
+
+
+def _mixing_rate(A):
+    """beta = max(|lambda_2|, |lambda_N|) of Assumption A4 (0 for one node)."""
+    if A.shape[0] == 1:
+        return 0.0
+    eigenvalues = np.sort(np.linalg.eigvalsh(A))[::-1]
+    return float(max(abs(eigenvalues[1]), abs(eigenvalues[-1])))
+
+
+def _is_seed_sequence(random_state):
+    return (
+        isinstance(random_state, Sequence) and not isinstance(random_state, str)
+    ) or (isinstance(random_state, np.ndarray) and random_state.ndim == 1)
+
+
+def _node_streams(random_state, n_nodes):
+    """One RandomState per node.
+
+    A sequence of ``n_nodes`` seeds gives node ``i`` the stream of
+    ``random_state[i]``. A single seed makes a root RandomState; when there
+    are several nodes, the seeds of nodes 1, ..., N-1 are drawn from it first
+    (``root.randint(2**32 - 1, size=N - 1)``, as uint32), and node 0 keeps
+    the root stream. With one node nothing is drawn, so node 0's stream is
+    POBGA's under the same ``random_state``.
+    """
+    if _is_seed_sequence(random_state):
+        return [_check_rng(seed) for seed in random_state]
+    root = _check_rng(random_state)
+    seeds = root.randint(np.iinfo(np.uint32).max, size=n_nodes - 1, dtype=np.uint32)
+    return [root] + [np.random.RandomState(int(seed)) for seed in seeds]
+
+
+class DPOBGA(_BlockedBoostedAscent):
+    r"""Decentralized projection-free online boosting gradient ascent.
+
+    Algorithm 2: :math:`N` nodes on an undirected graph, node :math:`i`
+    playing :math:`x_m^i` throughout block :math:`m` and receiving its local
+    function :math:`f_{t,i}`; its regret is measured on the average
+    :math:`\frac1N \sum_j f_{t,j}`. At the start of every block each node
+    exchanges :math:`(x_m^i, \tilde y_m^i)` with its neighbours (one
+    communication round); at the end of the block (eq. 7)
+
+    .. math::
+
+        y_{m+1}^i = \sum_{j \in \mathcal{N}_i} a_{ij} \tilde y_m^j
+        + \eta \sum_{t \in \mathcal{T}_m} (1 - 1/e)
+        \tilde\nabla f_{t,i}(z_t^i x_m^i), \qquad
+        (x_{m+1}^i, \tilde y_{m+1}^i) = \mathcal{O}_{IP}\Big(\mathcal{K},
+        \sum_{j \in \mathcal{N}_i} a_{ij} x_m^j, y_{m+1}^i, \epsilon\Big),
+
+    from :math:`x_1^i = \tilde y_1^i = 0`. The nodes update synchronously
+    from the snapshot of the exchange (Jacobi style; the printed loop order
+    "for i" outside "for m" is read as synchronous rounds, note 002
+    section 7). The warm start :math:`\sum_j a_{ij} x_m^j` is a convex
+    combination of feasible points, hence feasible. :math:`\eta`,
+    :math:`\epsilon` and :math:`K` are POBGA's (Theorem 2 uses Theorem 1's).
+
+    Parameters
+    ----------
+    lmo : LMO
+        Linear minimization oracle of the decision set (shared by all
+        nodes); ``lmo.n_features`` must be known.
+    horizon : int
+        The number of rounds :math:`T`.
+    weights : array-like of shape (n_nodes, n_nodes)
+        The gossip matrix :math:`A` of Assumption A4: non-negative,
+        symmetric, rows summing to 1, :math:`a_{ij} > 0` only on edges and
+        the diagonal. Theorem 2 also needs
+        :math:`\beta = \max(|\lambda_2|, |\lambda_N|) < 1` (a connected
+        graph); a larger :math:`\beta` runs but the nodes need not agree.
+    block_size : 'sqrt' or int, default='sqrt'
+        The block size :math:`K`, as in :class:`POBGA`.
+    preset : {'practical', 'theory'}, default='practical'
+        The constants of :math:`\eta`, :math:`\epsilon` and :math:`K`, as in
+        :class:`POBGA`.
+    step_size : float, default=None
+        :math:`\eta`; overrides the preset.
+    eps : float, default=None
+        :math:`\epsilon`; overrides the preset.
+    radius : float, default=None
+        :math:`R`; None takes ``lmo.radius``.
+    grad_bound : float, default=None
+        :math:`G`. When None with ``preset='practical'``, every node
+        estimates it from its own first block, as :class:`POBGA` does (the
+        nodes share no scalar; with identical local functions and streams
+        the estimates coincide).
+    boosting : bool, default=True
+        As in :class:`POBGA`.
+    random_state : int, RandomState, Generator, sequence of int or None, default=None
+        The :math:`z_t^i` streams, one RandomState per node, each drawing once
+        per round in :meth:`query_point` in node order. A sequence of
+        ``n_nodes`` seeds gives one per node. A single seed makes a root
+        stream: with several nodes, the seeds of nodes 1 to N-1 are first
+        drawn from it (``root.randint(2**32 - 1, size=N - 1)``) and node 0
+        keeps the root; with one node nothing is drawn, so
+        ``DPOBGA(lmo, T, [[1.0]], random_state=s)`` reproduces
+        ``POBGA(lmo, T, random_state=s)`` exactly.
+
+    Attributes
+    ----------
+    n_nodes_ : int
+        The number of nodes :math:`N`.
+    mixing_rate_ : float
+        :math:`\beta` of the gossip matrix (0 for one node).
+    n_features_ : int
+        Dimension of the decision set.
+    radius_ : float
+        The radius :math:`R` used.
+    block_size_ : int
+        The block size :math:`K`.
+    n_blocks_ : int
+        :math:`\lceil T/K \rceil`.
+    eps_ : float
+        The tolerance :math:`\epsilon`.
+    step_size_ : float or None
+        The step :math:`\eta` when given or derived from ``grad_bound``; None
+        when every node estimates its own (see ``step_sizes_``).
+    step_sizes_ : ndarray of shape (n_nodes,)
+        The step of every node (NaN until known).
+    grad_bound_ : float or None
+        The given gradient bound, if any.
+    n_rounds_ : int
+        Rounds completed.
+    n_grad_calls_ : int
+        Gradient queries of all nodes: :math:`N` per round.
+    n_lmo_calls_ : int
+        LMO calls of all nodes.
+    n_lmo_calls_per_node_ : ndarray of shape (n_nodes,)
+        LMO calls of every node (at most :math:`T` each for
+        ``preset='theory'``, Theorem 2).
+    n_projections_ : int
+        Infeasible projection calls of all nodes: :math:`N` per block.
+    n_communications_ : int
+        Exchange rounds of every node with its neighbours: one per block,
+        :math:`\lceil T/K \rceil` in all.
+    history_ : dict of list
+        One entry per block: ``'dist2'`` (array of
+        :math:`\|\sum_j a_{ij} x_m^j - y_{m+1}^i\|^2` over nodes),
+        ``'lmo_calls'`` (array over nodes), ``'consensus_error'``
+        (:math:`\max_i \|x_m^i - \bar x_m\|` at the exchange) and
+        ``'status'`` (list over nodes).
+
+    See Also
+    --------
+    POBGA : The centralized algorithm (Algorithm 1).
+    run_online : Play a learner against a sequence of objectives.
+
+    Notes
+    -----
+    :meth:`decide` returns the ``(n_nodes, n_features)`` decisions,
+    :meth:`query_point` the ``(n_nodes, n_features)`` query points and
+    :meth:`update` takes the ``(n_nodes, n_features)`` local gradients (row
+    :math:`i` of :math:`f_{t,i}` at row :math:`i` of the query points).
+
+    References
+    ----------
+    Y. Liao, Y. Wan, C. Yao and M. Song, "Improved projection-free online
+    continuous submodular maximization".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.online import DPOBGA
+    >>> from skcgm.oracles import BoxLMO
+    >>> weights = np.array([[0.5, 0.5], [0.5, 0.5]])
+    >>> learner = DPOBGA(BoxLMO(n_features=3), horizon=9, weights=weights,
+    ...                  random_state=0)
+    >>> for t in range(9):
+    ...     X = learner.decide()
+    ...     Q = learner.query_point()
+    ...     learner = learner.update(np.ones((2, 3)))
+    >>> X.shape, learner.n_communications_, learner.n_grad_calls_
+    ((2, 3), 3, 18)
+    """
+
+    _decentralized = True
+
+    def __init__(
+        self,
+        lmo,
+        horizon,
+        weights,
+        *,
+        block_size="sqrt",
+        preset="practical",
+        step_size=None,
+        eps=None,
+        radius=None,
+        grad_bound=None,
+        boosting=True,
+        random_state=None,
+    ):
+        self.lmo = lmo
+        self.horizon = horizon
+        self.weights = weights
+        self.block_size = block_size
+        self.preset = preset
+        self.step_size = step_size
+        self.eps = eps
+        self.radius = radius
+        self.grad_bound = grad_bound
+        self.boosting = boosting
+        self.random_state = random_state
+
+    def _validate_params(self):
+        super()._validate_params()
+        owner = type(self).__name__
+        self._weights = _check_weights(owner, self.weights)
+        self.n_nodes_ = self._weights.shape[0]
+        self.mixing_rate_ = _mixing_rate(self._weights)
+        _resolve_schedule(self, owner)
+        # Only the length of a sequence: building the streams would draw from
+        # a RandomState given as random_state.
+        if _is_seed_sequence(self.random_state) and (
+            len(self.random_state) != self.n_nodes_
+        ):
+            raise ValueError(
+                f"The 'random_state' parameter of {owner}, when a sequence, "
+                f"must have one entry per node ({self.n_nodes_}); got "
+                f"{len(self.random_state)}."
+            )
+
+    def _query_shape(self):
+        return (self.n_nodes_, self.n_features_)
+
+    def _start(self):
+        N, n = self.n_nodes_, self.n_features_
+        self._rngs = _node_streams(self.random_state, N)
+        self._x = np.zeros((N, n))
+        self._y_tilde = np.zeros((N, n))
+        self._grad_sum = np.zeros((N, n))
+        self._in_block = 0
+        self._max_grad_norms = np.zeros(N)
+        self.step_sizes_ = np.full(
+            N, np.nan if self.step_size_ is None else self.step_size_
+        )
+        self.n_lmo_calls_per_node_ = np.zeros(N, dtype=np.int64)
+        for key in ("dist2", "lmo_calls", "consensus_error", "status"):
+            self.history_[key] = []
+
+    def _decision(self):
+        if self._in_block == 0:
+            # Algorithm 2, line 4: the exchange opens the block; what it
+            # carries is (x_m^j, y~_m^j), fixed during the block.
+            self._x_mix = self._weights @ self._x
+            self._y_mix = self._weights @ self._y_tilde
+            self.n_communications_ += 1
+            x_bar = self._x.mean(axis=0)
+            self.history_["consensus_error"].append(
+                float(np.max(np.linalg.norm(self._x - x_bar, axis=1)))
+            )
+        return self._x
+
+    def _query(self):
+        if not self._boosting:
+            return self._x
+        z = np.array([float(sample_boosting_z(rng)) for rng in self._rngs])
+        return z[:, None] * self._x
+
+    def _update(self, gradient):
+        if self.step_size_ is None:
+            norms = np.array([_norm(row) for row in gradient])
+            self._max_grad_norms = np.maximum(self._max_grad_norms, norms)
+        self._grad_sum += self._gamma * gradient
+        self._in_block += 1
+        if self._in_block == self.block_size_ or self.n_rounds_ + 1 == self.horizon:
+            self._end_block()
+
+    def _node_step(self, i):
+        if np.isnan(self.step_sizes_[i]) and self._max_grad_norms[i] > 0:
+            self.step_sizes_[i] = _theory_step(self, float(self._max_grad_norms[i]))
+        step = self.step_sizes_[i]
+        return 0.0 if np.isnan(step) else float(step)
+
+    def _end_block(self):
+        # Algorithm 2, lines 11-12, every node from the exchanged snapshot.
+        N = self.n_nodes_
+        new_x = np.empty_like(self._x)
+        new_y = np.empty_like(self._y_tilde)
+        dist2 = np.empty(N)
+        lmo_calls = np.empty(N, dtype=np.int64)
+        statuses = []
+        for i in range(N):
+            y = self._y_mix[i] + self._node_step(i) * self._grad_sum[i]
+            dist2[i] = float(np.sum((self._x_mix[i] - y) ** 2))
+            before = self.n_lmo_calls_
+            new_x[i], new_y[i], result = self._project(self._x_mix[i], y)
+            lmo_calls[i] = self.n_lmo_calls_ - before
+            statuses.append(result.status)
+        self.n_lmo_calls_per_node_ += lmo_calls
+        self._x, self._y_tilde = new_x, new_y
+        self.history_["dist2"].append(dist2)
+        self.history_["lmo_calls"].append(lmo_calls)
+        self.history_["status"].append(statuses)
+        self._grad_sum = np.zeros_like(self._grad_sum)
+        self._in_block = 0
