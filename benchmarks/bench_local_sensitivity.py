@@ -79,7 +79,9 @@ def _labels(y):
     return np.where(y == 1, 1.0, -1.0)
 
 
-def _run_ours(X, b, alpha, f_star, sampling, sample_size, seed, max_rounds, limit):
+def _run_ours(
+    X, b, alpha, f_star, sampling, sample_size, seed, max_rounds, limit, prox_weight
+):
     """One run of Algorithm 2 to the target; per-round time and error."""
     start = time.perf_counter()
     A, penalized = _design(X, b, True)
@@ -108,6 +110,7 @@ def _run_ours(X, b, alpha, f_star, sampling, sample_size, seed, max_rounds, limi
             sampling=sampling,
             max_iter=max_rounds,
             tol=0.0,
+            prox_weight=prox_weight,
             random_state=seed,
             callback=callback,
         )
@@ -143,7 +146,7 @@ def _median_or_none(values):
     return float(reached[(len(values) - 1) // 2])
 
 
-def _ours(X, b, alpha, f_star, seeds, max_rounds, limit):
+def _ours(X, b, alpha, f_star, seeds, max_rounds, limit, prox_weight):
     out = {}
     for name, sampling in SAMPLERS.items():
         for size in SAMPLE_SIZES:
@@ -155,7 +158,16 @@ def _ours(X, b, alpha, f_star, seeds, max_rounds, limit):
                 )
                 runs.append(
                     _run_ours(
-                        X, b, alpha, f_star, sampling, size, seed, max_rounds, limit
+                        X,
+                        b,
+                        alpha,
+                        f_star,
+                        sampling,
+                        size,
+                        seed,
+                        max_rounds,
+                        limit,
+                        prox_weight,
                     )
                 )
             out[label] = {
@@ -265,7 +277,7 @@ def _memory(X, y, b, alpha):
     return out
 
 
-def _case(n, d, seeds, max_rounds, limit, with_estimator):
+def _case(n, d, seeds, max_rounds, limit, with_estimator, prox_weight):
     print(f"[bench_local_sensitivity] n={n}, d={d}: data and F* ...", flush=True)
     X, y, _ = make_logistic_classification(n, d, random_state=SEED)
     b = _labels(y)
@@ -277,7 +289,7 @@ def _case(n, d, seeds, max_rounds, limit, with_estimator):
     print(f"[bench_local_sensitivity] n={n}, d={d}: lbfgs ...", flush=True)
     lbfgs = _lbfgs(X, y, A, penalized, alpha, f_star)
     print(f"[bench_local_sensitivity] n={n}, d={d}: ours ...", flush=True)
-    ours = _ours(X, b, alpha, f_star, seeds, max_rounds, limit)
+    ours = _ours(X, b, alpha, f_star, seeds, max_rounds, limit, prox_weight)
     estimator = None
     if with_estimator:
         print(f"[bench_local_sensitivity] n={n}, d={d}: estimator ...", flush=True)
@@ -375,6 +387,13 @@ def main(argv=None):
         help="seconds per run of ours before giving up (600)",
     )
     parser.add_argument(
+        "--prox-weight",
+        type=float,
+        default=None,
+        help="a fixed proximal weight lambda for ours (default: the paper's "
+        "sqrt(||grad F||) rule)",
+    )
+    parser.add_argument(
         "--no-estimator",
         action="store_true",
         help="skip the LocalSensitivityLogistic fits",
@@ -386,7 +405,13 @@ def main(argv=None):
     start = time.perf_counter()
     results = {
         f"n={n}, d={d}": _case(
-            n, d, seeds, args.max_rounds, args.time_limit, not args.no_estimator
+            n,
+            d,
+            seeds,
+            args.max_rounds,
+            args.time_limit,
+            not args.no_estimator,
+            "sqrt_grad" if args.prox_weight is None else args.prox_weight,
         )
         for n, d in cases
     }
@@ -396,7 +421,9 @@ def main(argv=None):
     print(
         "Generated logistic data (make_logistic_classification), C=1 with an "
         f"intercept; relative error (F - F*)/F*, target {TARGET:g}; ours: "
-        "approximate_proximal_point, default inner solver, at most "
+        "approximate_proximal_point, default inner solver, prox weight "
+        f"{'sqrt(||grad F||)' if args.prox_weight is None else args.prox_weight}, "
+        "at most "
         f"{args.max_rounds} rounds or {args.time_limit:g} s per run, median over "
         f"{seeds} seed(s) (a median is shown only when more than half the seeds "
         "reached the level); lbfgs: first max_iter of "

@@ -19,12 +19,12 @@ with symmetric :math:`H_t \\le 0` entrywise, over :math:`\\mathcal{K} =
 
 import math
 from collections.abc import Sequence
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 
-from ..online._boosting import _check_random_state
-from ..online._objectives import QuadraticObjective
+from ..online._boosting import _check_count, _check_random_state
+from ..online._objectives import QuadraticObjective, _check_noise
 from ..oracles import DownClosedPolytopeLMO
 
 _ADVERSARIES = ("iid", "switching", "fixed")
@@ -34,12 +34,6 @@ _ADVERSARIES = ("iid", "switching", "fixed")
 _N_SWITCHES = 10
 _SWITCHING_LOW = 0.2
 _SEED_HIGH = 2**31 - 1
-
-
-def _check_int(value, name, low=1):
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
-        raise ValueError(f"{name} must be an int >= {low}; got {value!r}.")
-    return int(value)
 
 
 def _nqp_matrix(rng, n_features, weights=None):
@@ -111,18 +105,12 @@ class _NQPStream(Sequence):
 
 
 def _check_common(n_features, n_constraints, horizon, adversary, noise):
-    n_features = _check_int(n_features, "n_features")
-    n_constraints = _check_int(n_constraints, "n_constraints")
-    horizon = _check_int(horizon, "horizon")
+    n_features = _check_count(n_features, "n_features")
+    n_constraints = _check_count(n_constraints, "n_constraints")
+    horizon = _check_count(horizon, "horizon")
     if adversary not in _ADVERSARIES:
         raise ValueError(f"adversary must be one of {_ADVERSARIES}; got {adversary!r}.")
-    if (
-        isinstance(noise, bool)
-        or not isinstance(noise, Real)
-        or not np.isfinite(noise)
-        or noise < 0
-    ):
-        raise ValueError(f"noise must be a finite real number >= 0; got {noise!r}.")
+    _check_noise(noise)
     return n_features, n_constraints, horizon
 
 
@@ -310,6 +298,6 @@ def make_decentralized_nqp(
     n_features, n_constraints, horizon = _check_common(
         n_features, n_constraints, horizon, adversary, noise
     )
-    n_nodes = _check_int(n_nodes, "n_nodes")
+    n_nodes = _check_count(n_nodes, "n_nodes")
     rng = _check_random_state(random_state)
     return _make_nqp(n_features, n_constraints, horizon, n_nodes, adversary, noise, rng)

@@ -523,7 +523,7 @@ def run_pobga(
         f"{trials} trial(s) (stream, gradient noise and learner seeds). POBGA: "
         f"preset='practical' (c_eta, c_eps, c_K) = ({c_eta:g}, {c_eps:g}, {c_k:g}), "
         "G estimated on the first block; POBGA (theory): (20, 405, 1), G = 5.1 "
-        "(plays 0 for T below ~48,720); Mono-FW: K = T^(3/5), FTPL; Meta-FW: "
+        "(plays 0 for T up to 1215^2 ~ 1.48e6); Mono-FW: K = T^(3/5), FTPL; Meta-FW: "
         "K = sqrt(T) FTPL oracles, exact gradients; OBGA: exact projection "
         f"every round. {grid_text}. Second table: log-log slopes (least squares "
         "of log(median) on log T over each learner's horizons) beside the "

@@ -11,11 +11,12 @@ learners, which draw :math:`z_t` themselves), and
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.utils import check_random_state
 
+from ..oracles._lmo import _check_positive as _check_positive_real
 from ..oracles._params import _check_int, _ParamsMixin
 
 # The (1 - 1/e) factor of the boosted gradient, eq. (3).
@@ -35,19 +36,7 @@ def _check_rng(random_state):
 
 def _check_positive(owner, name, value, allow_none=True):
     """Raise a ValueError naming ``name`` unless ``value`` is a positive real."""
-    if value is None and allow_none:
-        return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, Real)
-        or not np.isfinite(value)
-        or value <= 0
-    ):
-        accepted = "a positive real number" + (" or None" if allow_none else "")
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be {accepted}; got {value!r}."
-        )
-    return float(value)
+    return _check_positive_real(owner, name, value, allow_none=allow_none)
 
 
 def _check_bool(owner, name, value):

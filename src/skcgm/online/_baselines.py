@@ -305,6 +305,21 @@ class _ProjectedOracles:
         )
 
 
+def _perturbation_scale(sigma, grad_bound, n_feedbacks):
+    """FTPL's sigma: as given, else G sqrt(n_feedbacks) once G is known."""
+    if sigma is None and grad_bound is not None:
+        return grad_bound * math.sqrt(n_feedbacks)
+    return sigma
+
+
+def _frank_wolfe_path(v):
+    """x^(k+1) = x^(k) + v^(k) / K from x^(1) = 0: the K + 1 points."""
+    K = v.shape[0]
+    path = np.zeros((K + 1, v.shape[1]))
+    np.cumsum(v / K, axis=0, out=path[1:])
+    return path
+
+
 def _grad_scale(gradients):
     return float(np.max(np.sqrt(np.sum(gradients * gradients, axis=-1))))
 
@@ -465,9 +480,9 @@ class MetaFW(BaseOnlineLearner):
         self._rng = _check_rng(self.random_state)
         if self.online_oracle == "ftpl":
             self._oracles = _FTPL(self.lmo, K, n, self._rng)
-            self._oracles.sigma = self._sigma
-            if self._sigma is None and self.grad_bound_ is not None:
-                self._oracles.sigma = self.grad_bound_ * math.sqrt(self.horizon)
+            self._oracles.sigma = _perturbation_scale(
+                self._sigma, self.grad_bound_, self.horizon
+            )
         else:
             step = self._step_size
             if step is None and self.grad_bound_ is not None:
@@ -479,10 +494,8 @@ class MetaFW(BaseOnlineLearner):
         if self.online_oracle == "ftpl":
             self.n_lmo_calls_ += self.n_oracles_
         # x^(k+1) = x^(k) + v^(k) / K: the path, x^(1) = 0.
-        path = np.zeros((self.n_oracles_ + 1, self.n_features_))
-        np.cumsum(v / self.n_oracles_, axis=0, out=path[1:])
-        self._path = path
-        return path[-1]
+        self._path = _frank_wolfe_path(v)
+        return self._path[-1]
 
     def _query(self):
         return self._path[:-1]
@@ -648,9 +661,9 @@ class MonoFW(BaseOnlineLearner):
         K, n = self.block_size_, self.n_features_
         self._rng = _check_rng(self.random_state)
         self._oracles = _FTPL(self.lmo, K, n, self._rng)
-        self._oracles.sigma = self._sigma
-        if self._sigma is None and self.grad_bound_ is not None:
-            self._oracles.sigma = self.grad_bound_ * math.sqrt(self.n_blocks_)
+        self._oracles.sigma = _perturbation_scale(
+            self._sigma, self.grad_bound_, self.n_blocks_
+        )
         self._in_block = 0
 
     def _decision(self):
@@ -658,9 +671,7 @@ class MonoFW(BaseOnlineLearner):
             K = self.block_size_
             v = self._oracles.decisions()
             self.n_lmo_calls_ += K
-            path = np.zeros((K + 1, self.n_features_))
-            np.cumsum(v / K, axis=0, out=path[1:])
-            self._path = path
+            self._path = _frank_wolfe_path(v)
             self._order = self._rng.permutation(K)
             self._grads = np.zeros((K, self.n_features_))
         return self._path[-1]

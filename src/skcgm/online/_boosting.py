@@ -31,6 +31,8 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils import check_random_state
 
+from ..oracles._projection import _check_point
+
 _E = np.e
 # 1 - 1/e, the weight of eq. (3) and the approximation ratio of Lemma 2.
 _BOOST = 1.0 - 1.0 / np.e
@@ -49,41 +51,39 @@ def _check_random_state(random_state):
         ) from None
 
 
-def _check_vector(x, name, n_features=None):
-    """A new finite float64 1-D array, or a ValueError naming ``name``."""
+def _check_count(value, name):
+    """``int(value)`` for an int >= 1, or a ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+        raise ValueError(f"{name} must be an int >= 1; got {value!r}.")
+    return int(value)
+
+
+def _check_square(value, name, kind):
+    """A new finite, non-empty, square float64 matrix; a ValueError names ``name``.
+
+    ``kind`` completes the message "``name`` must be a square ..." for a
+    value that is not an array of numbers.
+    """
     try:
-        array = np.array(x, dtype=np.float64)
+        matrix = np.array(value, dtype=np.float64)
     except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a square {kind}; got {value!r}.") from None
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] == 0:
         raise ValueError(
-            f"{name} must be a 1-D array of real numbers; got {x!r}."
-        ) from None
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array; got shape {array.shape}.")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must contain only finite values.")
-    if n_features is not None and array.shape[0] != n_features:
-        raise ValueError(
-            f"{name} must have {n_features} entries; got {array.shape[0]}."
+            f"{name} must be a non-empty square matrix; got shape {matrix.shape}."
         )
-    return array
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError(f"{name} must contain only finite values.")
+    return matrix
 
 
 def _check_quadratic(H, h):
     """Validated float64 copies of a symmetric ``H`` and a matching ``h``."""
-    try:
-        H = np.array(H, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"H must be a square matrix of real numbers; got {H!r}."
-        ) from None
-    if H.ndim != 2 or H.shape[0] != H.shape[1] or H.shape[0] == 0:
-        raise ValueError(f"H must be a non-empty square matrix; got shape {H.shape}.")
-    if not np.all(np.isfinite(H)):
-        raise ValueError("H must contain only finite values.")
+    H = _check_square(H, "H", "matrix of real numbers")
     scale = max(1.0, float(np.max(np.abs(H))))
     if not np.allclose(H, H.T, rtol=0.0, atol=1e-12 * scale):
         raise ValueError("H must be symmetric; pass (H + H.T) / 2.")
-    h = _check_vector(h, "h", n_features=H.shape[0])
+    h = _check_point(h, "h", n_features=H.shape[0], allow_empty=True)
     return H, h
 
 
@@ -180,7 +180,7 @@ def boosted_gradient(grad, x, random_state=None):
     """
     if not callable(grad):
         raise ValueError(f"grad must be a callable q -> gradient; got {grad!r}.")
-    x = _check_vector(x, "x")
+    x = _check_point(x, "x", allow_empty=True)
     z = sample_boosting_z(random_state)
     value = np.asarray(grad(z * x), dtype=np.float64)
     if value.shape != x.shape:
@@ -231,7 +231,7 @@ def boosted_quadratic(H, h, x):
     (0.8964, array([0.2642, 0.2642]))
     """
     H, h = _check_quadratic(H, h)
-    x = _check_vector(x, "x", n_features=H.shape[0])
+    x = _check_point(x, "x", n_features=H.shape[0], allow_empty=True)
     Hx = H @ x
     value = float(x @ Hx / (2.0 * _E) + _BOOST * (h @ x))
     return value, Hx / _E + _BOOST * h

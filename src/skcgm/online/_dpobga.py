@@ -280,17 +280,12 @@ class DPOBGA(_BlockedBoostedAscent):
     def _start(self):
         N, n = self.n_nodes_, self.n_features_
         self._rngs = _node_streams(self.random_state, N)
-        self._x = np.zeros((N, n))
-        self._y_tilde = np.zeros((N, n))
-        self._grad_sum = np.zeros((N, n))
-        self._in_block = 0
+        self._start_blocks((N, n), ("dist2", "lmo_calls", "consensus_error", "status"))
         self._max_grad_norms = np.zeros(N)
         self.step_sizes_ = np.full(
             N, np.nan if self.step_size_ is None else self.step_size_
         )
         self.n_lmo_calls_per_node_ = np.zeros(N, dtype=np.int64)
-        for key in ("dist2", "lmo_calls", "consensus_error", "status"):
-            self.history_[key] = []
 
     def _decision(self):
         if self._in_block == 0:
@@ -315,10 +310,7 @@ class DPOBGA(_BlockedBoostedAscent):
         if self.step_size_ is None:
             norms = np.array([_norm(row) for row in gradient])
             self._max_grad_norms = np.maximum(self._max_grad_norms, norms)
-        self._grad_sum += self._gamma * gradient
-        self._in_block += 1
-        if self._in_block == self.block_size_ or self.n_rounds_ + 1 == self.horizon:
-            self._end_block()
+        self._accumulate(gradient)
 
     def _node_step(self, i):
         if np.isnan(self.step_sizes_[i]) and self._max_grad_norms[i] > 0:

@@ -17,18 +17,12 @@ networkx is installed; it is never required).
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
-from ._boosting import _check_random_state
-
-
-def _check_n(value, name):
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name} must be an int >= 1; got {value!r}.")
-    return int(value)
+from ._boosting import _check_count, _check_random_state, _check_square
 
 
 def _check_adjacency(adjacency, name="adjacency"):
@@ -40,38 +34,12 @@ def _check_adjacency(adjacency, name="adjacency"):
         if adjacency.is_directed():
             raise ValueError(f"{name} must be an undirected graph.")
         adjacency = nx.to_numpy_array(adjacency, weight=None)
-    try:
-        matrix = np.array(adjacency, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{name} must be a square adjacency matrix (or a networkx graph); "
-            f"got {adjacency!r}."
-        ) from None
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] == 0:
-        raise ValueError(
-            f"{name} must be a non-empty square matrix; got shape {matrix.shape}."
-        )
-    if not np.all(np.isfinite(matrix)):
-        raise ValueError(f"{name} must contain only finite values.")
+    matrix = _check_square(adjacency, name, "adjacency matrix (or a networkx graph)")
     edges = matrix != 0
     np.fill_diagonal(edges, False)
     if not np.array_equal(edges, edges.T):
         raise ValueError(f"{name} must be symmetric (an undirected graph).")
     return edges
-
-
-def _check_weights(weights):
-    try:
-        matrix = np.array(weights, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"weights must be a square matrix; got {weights!r}.") from None
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] == 0:
-        raise ValueError(
-            f"weights must be a non-empty square matrix; got shape {matrix.shape}."
-        )
-    if not np.all(np.isfinite(matrix)):
-        raise ValueError("weights must contain only finite values.")
-    return matrix
 
 
 def metropolis_weights(adjacency):
@@ -152,7 +120,7 @@ def mixing_rate(weights):
     >>> round(mixing_rate(np.array([[0.75, 0.25], [0.25, 0.75]])), 6)
     0.5
     """
-    weights = _check_weights(weights)
+    weights = _check_square(weights, "weights", "matrix")
     scale = max(1.0, float(np.max(np.abs(weights))))
     if not np.allclose(weights, weights.T, rtol=0.0, atol=1e-12 * scale):
         raise ValueError("weights must be symmetric.")
@@ -228,7 +196,7 @@ default=None
     ...
     ValueError: weights must have a mixing rate beta < 1 ...
     """
-    weights = _check_weights(weights)
+    weights = _check_square(weights, "weights", "matrix")
     if isinstance(tol, bool) or not isinstance(tol, Real) or not tol >= 0:
         raise ValueError(f"tol must be a real number >= 0; got {tol!r}.")
     n_nodes = weights.shape[0]
@@ -284,7 +252,7 @@ def complete_graph(n_nodes):
            [1, 0, 1],
            [1, 1, 0]])
     """
-    n_nodes = _check_n(n_nodes, "n_nodes")
+    n_nodes = _check_count(n_nodes, "n_nodes")
     return ~np.eye(n_nodes, dtype=bool)
 
 
@@ -314,7 +282,7 @@ def cycle_graph(n_nodes):
            [0, 1, 0, 1],
            [1, 0, 1, 0]])
     """
-    n_nodes = _check_n(n_nodes, "n_nodes")
+    n_nodes = _check_count(n_nodes, "n_nodes")
     adjacency = np.zeros((n_nodes, n_nodes), dtype=bool)
     if n_nodes > 1:
         nodes = np.arange(n_nodes)
@@ -348,8 +316,8 @@ def grid_graph(rows, cols):
     >>> grid_graph(2, 2).sum(axis=1)
     array([2, 2, 2, 2])
     """
-    rows = _check_n(rows, "rows")
-    cols = _check_n(cols, "cols")
+    rows = _check_count(rows, "rows")
+    cols = _check_count(cols, "cols")
     index = np.arange(rows * cols).reshape(rows, cols)
     adjacency = np.zeros((rows * cols, rows * cols), dtype=bool)
     adjacency[index[:, :-1].ravel(), index[:, 1:].ravel()] = True
@@ -393,12 +361,12 @@ def erdos_renyi_graph(n_nodes, p, random_state=None, *, max_tries=1000):
     >>> connected_components(adjacency, directed=False)[0]
     1
     """
-    n_nodes = _check_n(n_nodes, "n_nodes")
+    n_nodes = _check_count(n_nodes, "n_nodes")
     if isinstance(p, bool) or not isinstance(p, Real) or not 0.0 <= p <= 1.0:
         raise ValueError(f"p must be a real number in [0, 1]; got {p!r}.")
     if p == 0 and n_nodes > 1:
         raise ValueError("p must be > 0 for a connected graph on more than one node.")
-    max_tries = _check_n(max_tries, "max_tries")
+    max_tries = _check_count(max_tries, "max_tries")
     rng = _check_random_state(random_state)
     upper = np.triu(np.ones((n_nodes, n_nodes), dtype=bool), k=1)
     for _ in range(max_tries):

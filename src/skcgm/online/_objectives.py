@@ -7,7 +7,16 @@ from numbers import Real
 
 import numpy as np
 
-from ._boosting import _check_quadratic, _check_random_state, _check_vector
+from ..oracles._params import _is_finite_real
+from ..oracles._projection import _check_point
+from ._boosting import _check_quadratic, _check_random_state
+
+
+def _check_noise(noise):
+    """``float(noise)`` for a finite real >= 0, or a ValueError naming it."""
+    if not _is_finite_real(noise) or noise < 0:
+        raise ValueError(f"noise must be a finite real number >= 0; got {noise!r}.")
+    return float(noise)
 
 
 class QuadraticObjective:
@@ -75,16 +84,9 @@ class QuadraticObjective:
 
     def __init__(self, H, h, *, noise=0.0):
         H, h = _check_quadratic(H, h)
-        if (
-            isinstance(noise, bool)
-            or not isinstance(noise, Real)
-            or not np.isfinite(noise)
-            or noise < 0
-        ):
-            raise ValueError(f"noise must be a finite real number >= 0; got {noise!r}.")
         self.H = H
         self.h = h
-        self.noise = float(noise)
+        self.noise = _check_noise(noise)
         self.n_features = H.shape[0]
 
     def __repr__(self):
@@ -105,7 +107,7 @@ class QuadraticObjective:
         value : float
             :math:`\\frac12 x^\\top H x + h^\\top x`.
         """
-        x = _check_vector(x, "x", n_features=self.n_features)
+        x = _check_point(x, "x", n_features=self.n_features, allow_empty=True)
         return float(0.5 * x @ (self.H @ x) + self.h @ x)
 
     def grad(self, x):
@@ -121,7 +123,7 @@ class QuadraticObjective:
         gradient : ndarray of shape (n_features,)
             :math:`H x + h`.
         """
-        x = _check_vector(x, "x", n_features=self.n_features)
+        x = _check_point(x, "x", n_features=self.n_features, allow_empty=True)
         return self.H @ x + self.h
 
     def stochastic_grad(self, x, random_state=None):

@@ -29,8 +29,8 @@ from ._boosting import sample_boosting_z
 # (c_eta, c_eps, c_K) of eta = c_eta R / ((1 - 1/e) G) T^{-3/4},
 # eps = c_eps R^2 T^{-1/2}, K = max(1, round(c_K sqrt(T))). 'theory' is
 # Theorem 1; 'practical' comes from the sweep in the POBGA docstring Notes
-# (with the theory constants POBGA plays x = 0 for T up to ~48,720: note 002,
-# section 3.4).
+# (with the theory constants POBGA plays x = 0 for T up to 1215^2 ~ 1.48e6:
+# see the Notes).
 _PRESETS = {
     "theory": (20.0, 405.0, 1.0),
     "practical": (1.0, 0.05, 1.0),
@@ -101,6 +101,22 @@ class _BlockedBoostedAscent(BaseOnlineLearner):
             self.step_size_ = _theory_step(self, self._max_grad_norm)
         # While every gradient so far is 0 the block's sum is 0: any step.
         return 0.0 if self.step_size_ is None else self.step_size_
+
+    def _start_blocks(self, shape, history_keys):
+        """Zero decision, infeasible point and block sum; empty history lists."""
+        self._x = np.zeros(shape)
+        self._y_tilde = np.zeros(shape)
+        self._grad_sum = np.zeros(shape)
+        self._in_block = 0
+        for key in history_keys:
+            self.history_[key] = []
+
+    def _accumulate(self, gradient):
+        """Add the round's gradient to the block sum; end a full (or last) block."""
+        self._grad_sum += self._gamma * gradient
+        self._in_block += 1
+        if self._in_block == self.block_size_ or self.n_rounds_ + 1 == self.horizon:
+            self._end_block()
 
     def _project(self, x0, y):
         result = infeasible_projection(self.lmo, x0, y, self.eps_, radius=self.radius_)
@@ -344,16 +360,12 @@ class POBGA(_BlockedBoostedAscent):
         _resolve_schedule(self, type(self).__name__)
 
     def _start(self):
-        n = self.n_features_
         self._rng = _check_rng(self.random_state)
-        self._x = np.zeros(n)
-        self._y_tilde = np.zeros(n)
-        self._grad_sum = np.zeros(n)
-        self._in_block = 0
+        self._start_blocks(
+            self.n_features_, ("dist2", "lmo_calls", "n_outer", "status")
+        )
         self._max_grad_norm = 0.0
         self._q = None
-        for key in ("dist2", "lmo_calls", "n_outer", "status"):
-            self.history_[key] = []
 
     def _decision(self):
         return self._x
@@ -369,10 +381,7 @@ class POBGA(_BlockedBoostedAscent):
     def _update(self, gradient):
         if self.step_size_ is None:
             self._max_grad_norm = max(self._max_grad_norm, _norm(gradient))
-        self._grad_sum += self._gamma * gradient
-        self._in_block += 1
-        if self._in_block == self.block_size_ or self.n_rounds_ + 1 == self.horizon:
-            self._end_block()
+        self._accumulate(gradient)
 
     def _end_block(self):
         # Algorithm 1, lines 9-10.

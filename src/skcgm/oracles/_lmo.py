@@ -49,7 +49,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
 
 from ..utils._sklearn_compat import HasMethods, Interval, validate_params
-from ._params import _check_int
+from ._params import _check_int, _is_finite_real
 
 
 class LMOResult(NamedTuple):
@@ -96,19 +96,18 @@ _MAX_INDEX_BITS = 62
 # Validation helpers, shared by the modules of the LMO library.
 
 
-def _check_positive(owner, name, value, *, allow_zero=False):
-    """``float(value)`` for a finite real ``> 0`` (``>= 0``), else ValueError."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, Real)
-        or not np.isfinite(value)
-        or value < 0
-        or (value == 0 and not allow_zero)
-    ):
+def _check_positive(owner, name, value, *, allow_zero=False, allow_none=False):
+    """``float(value)`` for a finite real ``> 0`` (``>= 0``), else ValueError.
+
+    With ``allow_none``, None is accepted and returned as is.
+    """
+    if value is None and allow_none:
+        return None
+    if not _is_finite_real(value) or value < 0 or (value == 0 and not allow_zero):
         kind = "non-negative" if allow_zero else "positive"
+        accepted = f"a {kind} real number" + (" or None" if allow_none else "")
         raise ValueError(
-            f"The '{name}' parameter of {owner} must be a {kind} real number; "
-            f"got {value!r}."
+            f"The '{name}' parameter of {owner} must be {accepted}; got {value!r}."
         )
     return float(value)
 
@@ -163,6 +162,11 @@ def _check_bound_array(owner, name, value):
             f"The '{name}' parameter of {owner} must be a real number or a "
             f"non-empty 1-D array of reals; got {value!r}."
         )
+    return _finite_float64(owner, name, array)
+
+
+def _finite_float64(owner, name, array):
+    """``array`` as a new float64 array, or a ValueError if not all finite."""
     array = array.astype(np.float64)
     if not np.isfinite(array).all():
         raise ValueError(f"The '{name}' parameter of {owner} must be finite.")
@@ -280,8 +284,9 @@ class _BaseLMO(ABC):
     ``_parameters``), validates them in ``_check_params`` (called by every
     public method, so a bad value raises a ValueError naming it before any
     work), and implements ``_lmo(grad)`` on a validated direction,
-    ``_contains(x, tol)``, and the properties ``radius``, ``n_features`` and
-    ``contains_origin``. ``__call__`` counts the calls in ``n_calls_``.
+    ``_contains(x, tol)``, and the properties ``radius`` and ``n_features``;
+    it overrides ``contains_origin`` (True by default) when the origin may be
+    outside the set. ``__call__`` counts the calls in ``n_calls_``.
     """
 
     _parameters = ()
@@ -438,9 +443,26 @@ class _BaseLMO(ABC):
         """Dimension of the set, or None for a dimension-free set."""
 
     @property
-    @abstractmethod
     def contains_origin(self):
-        """Whether the origin belongs to the set."""
+        """Whether the origin belongs to the set (the default: always)."""
+        self._check_params()
+        return True
+
+
+class _RadiusLMO(_BaseLMO):
+    """An oracle with the hyper-parameters ``(radius, n_features)``.
+
+    The sets scaled by a radius :math:`r > 0` (simplex, capped simplex, l1
+    and l2 balls); a subclass defines ``radius = _radius_property(doc)``.
+    """
+
+    _parameters = ("radius", "n_features")
+    _keeps_float32 = True
+    n_features = _n_features_property()
+
+    def _check_params(self):
+        _check_positive(type(self).__name__, "radius", self.__dict__["radius"])
+        _check_n_features(type(self).__name__, self.__dict__["n_features"])
 
 
 _SIMPLEX_RADIUS_DOC = (
@@ -449,7 +471,7 @@ _SIMPLEX_RADIUS_DOC = (
 )
 
 
-class SimplexLMO(_BaseLMO):
+class SimplexLMO(_RadiusLMO):
     """Linear minimization oracle over the scaled probability simplex.
 
     The set is :math:`\\mathcal{C} = \\{x \\in \\mathbb{R}^d : x \\ge 0,
@@ -501,18 +523,11 @@ class SimplexLMO(_BaseLMO):
     1
     """
 
-    _parameters = ("radius", "n_features")
-    _keeps_float32 = True
     radius = _radius_property(_SIMPLEX_RADIUS_DOC)
-    n_features = _n_features_property()
 
     def __init__(self, radius=1.0, n_features=None):
         self.radius = radius
         self.n_features = n_features
-
-    def _check_params(self):
-        _check_positive(type(self).__name__, "radius", self.__dict__["radius"])
-        _check_n_features(type(self).__name__, self.__dict__["n_features"])
 
     def _lmo(self, grad):
         index = int(np.argmin(grad))
@@ -546,7 +561,7 @@ class SimplexLMO(_BaseLMO):
         return _project_simplex(y, self.radius)
 
 
-class L1BallLMO(_BaseLMO):
+class L1BallLMO(_RadiusLMO):
     """Linear minimization oracle over the l1 ball.
 
     The set is :math:`\\mathcal{C} = \\{x : \\|x\\|_1 \\le r\\}`; its
@@ -599,18 +614,11 @@ class L1BallLMO(_BaseLMO):
     array([1., 0.])
     """
 
-    _parameters = ("radius", "n_features")
-    _keeps_float32 = True
     radius = _radius_property("Radius R = max ||x||_2 of the ball, the ``radius`` r.")
-    n_features = _n_features_property()
 
     def __init__(self, radius=1.0, n_features=None):
         self.radius = radius
         self.n_features = n_features
-
-    def _check_params(self):
-        _check_positive(type(self).__name__, "radius", self.__dict__["radius"])
-        _check_n_features(type(self).__name__, self.__dict__["n_features"])
 
     def _lmo(self, grad):
         n_features = grad.shape[0]
@@ -626,11 +634,6 @@ class L1BallLMO(_BaseLMO):
 
     def _contains(self, x, tol):
         return np.abs(x).sum() <= self.radius + tol
-
-    @property
-    def contains_origin(self):
-        """Whether the origin belongs to the set: always."""
-        return True
 
     def project(self, y):
         """Euclidean projection onto the l1 ball.

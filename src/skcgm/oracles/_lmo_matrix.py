@@ -130,12 +130,6 @@ class NuclearNormBallLMO(_BaseLMO):
         m, n = _check_shape(self.shape)
         return m * n
 
-    @property
-    def contains_origin(self):
-        """Whether the origin belongs to the set: always."""
-        self._check_params()
-        return True
-
     def _lmo(self, grad):
         radius = self.radius
         m, n = _check_shape(self.shape)

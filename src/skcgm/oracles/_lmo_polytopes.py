@@ -21,6 +21,7 @@ from ._lmo import (
     _BaseLMO,
     _check_bound_array,
     _check_positive,
+    _finite_float64,
 )
 from ._params import _check_int
 
@@ -50,10 +51,7 @@ def _check_matrix(owner, name, value):
             f"The '{name}' parameter of {owner} must be a non-empty 2-D array of "
             f"reals; got shape {matrix.shape}."
         )
-    matrix = matrix.astype(np.float64)
-    if not np.isfinite(matrix).all():
-        raise ValueError(f"The '{name}' parameter of {owner} must be finite.")
-    return matrix
+    return _finite_float64(owner, name, matrix)
 
 
 def _check_rhs(owner, name, value, n_rows):
@@ -63,10 +61,7 @@ def _check_rhs(owner, name, value, n_rows):
             f"The '{name}' parameter of {owner} must be a 1-D array of {n_rows} "
             f"reals (one per row of the matrix); got shape {rhs.shape}."
         )
-    rhs = rhs.astype(np.float64)
-    if not np.isfinite(rhs).all():
-        raise ValueError(f"The '{name}' parameter of {owner} must be finite.")
-    return rhs
+    return _finite_float64(owner, name, rhs)
 
 
 def _check_bounds(owner, bounds, n_features):
@@ -528,12 +523,6 @@ class DownClosedPolytopeLMO(_BaseLMO):
     def radius(self):
         """Upper bound R = ||u||_2 on max ||x||_2 (exact when u is feasible)."""
         return float(np.linalg.norm(self._parsed()[2]))
-
-    @property
-    def contains_origin(self):
-        """Whether the origin belongs to the set: always (b >= 0)."""
-        self._check_params()
-        return True
 
     def _lmo(self, grad):
         A, b, upper = self._parsed()

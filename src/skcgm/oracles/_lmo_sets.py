@@ -21,6 +21,7 @@ from ._lmo import (
     _n_features_property,
     _project_capped_simplex,
     _radius_property,
+    _RadiusLMO,
 )
 from ._params import _check_int
 
@@ -264,11 +265,6 @@ class LinfBallLMO(_BaseLMO):
             )
         return bound * float(np.sqrt(n_features))
 
-    @property
-    def contains_origin(self):
-        """Whether the origin belongs to the set: always."""
-        return True
-
     def project(self, y):
         """Euclidean projection onto the l-infinity ball: clip to [-b, b].
 
@@ -287,7 +283,7 @@ class LinfBallLMO(_BaseLMO):
         return np.clip(y, -bound, bound)
 
 
-class CappedSimplexLMO(_BaseLMO):
+class CappedSimplexLMO(_RadiusLMO):
     """Linear minimization oracle over the capped simplex.
 
     The set is :math:`\\mathcal{C} = \\{x \\ge 0 : \\sum_i x_i \\le r\\}`, the
@@ -343,18 +339,11 @@ class CappedSimplexLMO(_BaseLMO):
     array([2., 0.])
     """
 
-    _parameters = ("radius", "n_features")
-    _keeps_float32 = True
     radius = _radius_property("Radius R = max ||x||_2 of the set, the cap r.")
-    n_features = _n_features_property()
 
     def __init__(self, radius=1.0, n_features=None):
         self.radius = radius
         self.n_features = n_features
-
-    def _check_params(self):
-        _check_positive("CappedSimplexLMO", "radius", self.__dict__["radius"])
-        _check_n_features("CappedSimplexLMO", self.__dict__["n_features"])
 
     def _lmo(self, grad):
         n_features = grad.shape[0]
@@ -367,11 +356,6 @@ class CappedSimplexLMO(_BaseLMO):
 
     def _contains(self, x, tol):
         return bool(np.all(x >= -tol) and x.sum() <= self.radius + tol)
-
-    @property
-    def contains_origin(self):
-        """Whether the origin belongs to the set: always."""
-        return True
 
     def project(self, y):
         """Euclidean projection onto the capped simplex.
@@ -391,7 +375,7 @@ class CappedSimplexLMO(_BaseLMO):
         return _project_capped_simplex(y, self.radius)
 
 
-class L2BallLMO(_BaseLMO):
+class L2BallLMO(_RadiusLMO):
     """Linear minimization oracle over the Euclidean ball.
 
     The set is :math:`\\mathcal{C} = \\{x : \\|x\\|_2 \\le r\\}`; the minimizer
@@ -439,18 +423,11 @@ class L2BallLMO(_BaseLMO):
     array([3., 4.])
     """
 
-    _parameters = ("radius", "n_features")
-    _keeps_float32 = True
     radius = _radius_property("Radius R = max ||x||_2 of the ball, the ``radius`` r.")
-    n_features = _n_features_property()
 
     def __init__(self, radius=1.0, n_features=None):
         self.radius = radius
         self.n_features = n_features
-
-    def _check_params(self):
-        _check_positive("L2BallLMO", "radius", self.__dict__["radius"])
-        _check_n_features("L2BallLMO", self.__dict__["n_features"])
 
     def _lmo(self, grad):
         radius = self.radius
@@ -465,11 +442,6 @@ class L2BallLMO(_BaseLMO):
 
     def _contains(self, x, tol):
         return _stable_norm(x) <= self.radius + tol
-
-    @property
-    def contains_origin(self):
-        """Whether the origin belongs to the set: always."""
-        return True
 
     def project(self, y):
         """Euclidean projection onto the ball: rescale when outside.
@@ -646,11 +618,6 @@ class KSparseLMO(_BaseLMO):
         if n_features is not None:
             n_nonzero = min(n_nonzero, n_features)
         return bound * float(np.sqrt(n_nonzero))
-
-    @property
-    def contains_origin(self):
-        """Whether the origin belongs to the set: always."""
-        return True
 
     def project(self, y):
         """Euclidean projection onto the k-sparse polytope.

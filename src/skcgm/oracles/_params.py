@@ -12,7 +12,9 @@ lives in attributes ending in ``_``.
 # SPDX-License-Identifier: BSD-3-Clause
 
 import inspect
-from numbers import Integral
+from numbers import Integral, Real
+
+import numpy as np
 
 
 def _check_int(owner, name, value, low, high=None):
@@ -27,6 +29,13 @@ def _check_int(owner, name, value, low, high=None):
         raise ValueError(
             f"The '{name}' parameter of {owner} must be an int {bounds}; got {value!r}."
         )
+
+
+def _is_finite_real(value):
+    """Whether ``value`` is a finite real number (a bool is not)."""
+    return (
+        not isinstance(value, bool) and isinstance(value, Real) and np.isfinite(value)
+    )
 
 
 class _ParamsMixin:
