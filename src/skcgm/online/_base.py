@@ -290,11 +290,13 @@ class BaseOnlineLearner(_ParamsMixin):
 
 def _resolve_block_size(owner, block_size, horizon, c_k):
     """K = max(1, round(c_K sqrt(T))) for 'sqrt', else the given int."""
-    if isinstance(block_size, str):
-        _check_options(owner, "block_size", block_size, {"sqrt"})
+    if block_size == "sqrt":
         return int(max(1, min(horizon, round(c_k * np.sqrt(horizon)))))
-    if isinstance(block_size, Integral) and not isinstance(block_size, bool):
-        _check_int(owner, "block_size", block_size, 1, horizon)
+    if (
+        isinstance(block_size, Integral)
+        and not isinstance(block_size, bool)
+        and 1 <= block_size <= horizon
+    ):
         return int(block_size)
     raise ValueError(
         f"The 'block_size' parameter of {owner} must be 'sqrt' or an int in "
