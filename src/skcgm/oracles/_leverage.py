@@ -30,7 +30,7 @@ import scipy.sparse as sp
 from scipy.linalg import LinAlgError, cholesky, lapack
 from sklearn.utils import check_array, check_random_state
 
-from ..utils._blocks import map_row_blocks, row_blocks
+from ..utils._blocks import map_row_blocks
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
 from ._sketches import CountSketch
 
@@ -50,19 +50,21 @@ def _gram(C):
 
     float32 rows are promoted one block at a time, so the Gram matrix (the
     only quantity whose rounding the scores inherit) is float64 without a
-    float64 copy of ``C``.
+    float64 copy of ``C``; a matrix built on demand (any object whose
+    ``C[rows]`` gives a block of rows) is read the same way.
     """
     p = C.shape[1]
     if sp.issparse(C):
         gram = (C.T @ C).toarray()
         return np.asarray(gram, dtype=np.float64)
-    if C.dtype == np.float64:
+    if isinstance(C, np.ndarray) and C.dtype == np.float64:
         return C.T @ C
-    gram = np.zeros((p, p))
-    for rows in row_blocks(C.shape[0], p):
+
+    def block_gram(rows):
         block = _dense_rows(C, rows)
-        gram += block.T @ block
-    return gram
+        return block.T @ block
+
+    return sum(map_row_blocks(block_gram, C.shape[0], p), np.zeros((p, p)))
 
 
 def _row_norms_of_transform(C, solve):
