@@ -196,6 +196,15 @@ def _rmatvec(A, v):
     return np.asarray(A.T @ v.astype(A.dtype, copy=False), dtype=np.float64)
 
 
+def _checked_problem(loss, A, sample_weight, penalized, alpha):
+    """The :class:`_Problem` of validated data, weights and penalty mask."""
+    A = _check_data(A)
+    n, d = A.shape
+    return _Problem(
+        loss, A, _check_weights(sample_weight, n), _check_penalized(penalized, d), alpha
+    )
+
+
 class _Problem:
     """F, its gradient and the sampled subproblems, for one data set."""
 
@@ -557,15 +566,8 @@ def local_sensitivity_scores(
     >>> bool(info["leverage"].sum() <= 4)
     True
     """
-    A = _check_data(A)
-    n, d = A.shape
-    problem = _Problem(
-        loss,
-        A,
-        _check_weights(sample_weight, n),
-        _check_penalized(penalized, d),
-        alpha,
-    )
+    problem = _checked_problem(loss, A, sample_weight, penalized, alpha)
+    d = problem.d
     center = _check_vector(center, d, "center")
     return _local_sensitivity(
         problem,
@@ -898,15 +900,8 @@ def approximate_proximal_point(
     >>> bool((result.history["objective"][-1] - f_star) / f_star < 1e-3)
     True
     """
-    A = _check_data(A)
-    n, d = A.shape
-    problem = _Problem(
-        loss,
-        A,
-        _check_weights(sample_weight, n),
-        _check_penalized(penalized, d),
-        alpha,
-    )
+    problem = _checked_problem(loss, A, sample_weight, penalized, alpha)
+    A, n, d = problem.A, problem.n, problem.d
     x = np.zeros(d) if x0 is None else _check_vector(x0, d, "x0")
     mu = float(alpha) if mu == "auto" else float(mu)
     m = _sample_size(sample_size, n) if sampling != "full" else n
