@@ -14,7 +14,7 @@ from skcgm.optim import (
     approximate_proximal_point,
     local_sensitivity_scores,
 )
-from skcgm.optim._proximal_point import _ScaledRowsWithColumn, _trust_region_minimum
+from skcgm.optim._proximal_point import _ScaledRows, _trust_region_minimum
 from skcgm.oracles import LogisticLoss
 from skcgm.oracles._leverage import _gram, _leverage_from_gram
 
@@ -627,7 +627,7 @@ def test_scaled_rows_built_by_blocks_give_the_materialized_scores():
     rng = np.random.RandomState(0)
     A = rng.standard_normal((20_000, 7))
     s, e = rng.uniform(0.1, 2.0, 20_000), rng.standard_normal(20_000)
-    lazy = _ScaledRowsWithColumn(A, s, e)
+    lazy = _ScaledRows(A, s, e)
     dense = np.column_stack([A * s[:, None], e])
     np.testing.assert_allclose(lazy[slice(5, 9)], dense[5:9], rtol=0, atol=0)
     ridge = np.full(8, 0.3)

@@ -114,3 +114,17 @@ def test_logistic_loss_is_the_log_loss_of_the_margin(t):
     # f(b w^T x) is the negative log-likelihood of label b under P(b=1) = sigma.
     p_positive = 1.0 / (1.0 + np.exp(-t))
     np.testing.assert_allclose(LogisticLoss().value(t), -np.log(p_positive))
+
+
+def test_logistic_fused_terms_equal_the_separate_methods():
+    # The solver's one-exponential path must agree with the public methods,
+    # including both tails and the sign change at 0.
+    loss = LogisticLoss()
+    t = np.concatenate([_T, [-1000.0, -745.0, -1e-300, 0.0, 1e-300, 745.0, 1000.0]])
+    value, first, second = loss._value_derivatives(t)
+    np.testing.assert_allclose(value, loss.value(t), rtol=1e-15, atol=0)
+    np.testing.assert_allclose(first, loss.derivative(t), rtol=1e-15, atol=1e-300)
+    np.testing.assert_allclose(
+        second, loss.second_derivative(t), rtol=1e-14, atol=1e-300
+    )
+    assert np.all(np.isfinite(value)) and np.all(np.isfinite(second))

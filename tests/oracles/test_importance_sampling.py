@@ -118,3 +118,18 @@ def test_importance_sample_is_reproducible_and_does_not_modify_p():
 def test_importance_sample_bad_input_names_the_parameter(p, m, kwargs, match):
     with pytest.raises(ValueError, match=match):
         importance_sample(p, m, **kwargs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_importance_sample_draws_are_those_of_rng_choice(seed):
+    # The sorted-uniform search is the inverse CDF of the same uniforms as
+    # RandomState.choice: same distinct indices and counts, zeros never drawn.
+    rng = np.random.RandomState(seed)
+    p = rng.exponential(size=5000) * (rng.uniform(size=5000) > 0.2)
+    p /= p.sum()
+    indices, weights = importance_sample(p, 3000, random_state=seed)
+    draws = np.random.RandomState(seed).choice(5000, size=3000, replace=True, p=p)
+    expected, counts = np.unique(draws, return_counts=True)
+    np.testing.assert_array_equal(indices, expected)
+    np.testing.assert_allclose(weights, counts / (3000 * p[expected]), rtol=1e-15)
+    assert np.all(p[indices] > 0)

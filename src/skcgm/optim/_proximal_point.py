@@ -53,6 +53,7 @@ from ..oracles._leverage import (
 from ..oracles._sampling import importance_sample
 from ..utils._blocks import row_blocks, single_threaded_blas
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
+from ._signed_rows import signed_rows
 
 __all__ = [
     "ProximalPointResult",
@@ -196,13 +197,55 @@ def _rmatvec(A, v):
     return np.asarray(A.T @ v.astype(A.dtype, copy=False), dtype=np.float64)
 
 
-def _checked_problem(loss, A, sample_weight, penalized, alpha):
-    """The :class:`_Problem` of validated data, weights and penalty mask."""
-    A = _check_data(A)
-    n, d = A.shape
-    return _Problem(
-        loss, A, _check_weights(sample_weight, n), _check_penalized(penalized, d), alpha
-    )
+def _check_signs(signs, n):
+    if signs is None:
+        return None
+    b = np.asarray(signs, dtype=np.float64)
+    if b.shape != (n,) or not np.all(np.isfinite(b)):
+        raise ValueError(
+            f"signs must be None or a finite array of shape ({n},), one label per "
+            f"row of A; got shape {b.shape}."
+        )
+    return b
+
+
+def _checked_problem(
+    loss, A, sample_weight, penalized, alpha, signs=None, fit_intercept=False
+):
+    """The :class:`_Problem` of validated data, weights and penalty mask.
+
+    With ``signs`` or ``fit_intercept`` the rows :math:`b_i [x_i, 1]` are
+    applied on the fly (:func:`~skcgm.optim._signed_rows.signed_rows`); the
+    intercept coordinate, last, is never penalized.
+    """
+    X = _check_data(A)
+    n, d = X.shape
+    pen = _check_penalized(penalized, d)
+    if fit_intercept:
+        pen = np.append(pen, False)
+    A = signed_rows(X, _check_signs(signs, n), fit_intercept)
+    return _Problem(loss, A, _check_weights(sample_weight, n), pen, alpha)
+
+
+@dataclass
+class _Point:
+    """An iterate with its margins, loss terms, objective and gradient."""
+
+    x: np.ndarray
+    margins: np.ndarray
+    value: np.ndarray
+    derivative: np.ndarray
+    second_derivative: np.ndarray
+    objective: float
+    gradient: np.ndarray
+
+
+def _loss_terms(loss, t):
+    """:math:`f, f', f''` at the margins, fused when the loss can."""
+    fused = getattr(loss, "_value_derivatives", None)
+    if fused is not None:
+        return fused(t)
+    return loss.value(t), loss.derivative(t), loss.second_derivative(t)
 
 
 class _Problem:
@@ -212,26 +255,27 @@ class _Problem:
         self.loss = loss
         self.A = A
         self.u = u
+        # All weights positive: weighted sums need no mask (the usual case).
+        self.all_weighted = bool(np.all(u > 0))
         self.pen = pen
         self.alpha = float(alpha)
         self.n, self.d = A.shape
 
-    def row_norms(self):
-        if not hasattr(self, "_row_norms"):
-            self._row_norms = _row_norms(self.A)
-        return self._row_norms
+    def cubed_row_norms(self):
+        """:math:`\\|a_i\\|^3`, computed once (the constants of Theorem 10)."""
+        if not hasattr(self, "_cubed_row_norms"):
+            self._cubed_row_norms = _row_norms(self.A) ** 3
+        return self._cubed_row_norms
 
-    def margins(self, x):
-        return _matvec(self.A, x)
-
-    def objective(self, x, margins):
-        data = float(self.u @ self.loss.value(margins)) / self.n
-        return data + 0.5 * self.alpha * float(x[self.pen] @ x[self.pen])
-
-    def gradient(self, x, margins):
-        grad = _rmatvec(self.A, self.u * self.loss.derivative(margins)) / self.n
-        grad[self.pen] += self.alpha * x[self.pen]
-        return grad
+    def evaluate(self, x):
+        """F and its gradient at ``x``, with the terms the bounds reuse."""
+        margins = _matvec(self.A, x)
+        value, derivative, second = _loss_terms(self.loss, margins)
+        data = float(self.u @ value) / self.n
+        objective = data + 0.5 * self.alpha * float(x[self.pen] @ x[self.pen])
+        gradient = _rmatvec(self.A, self.u * derivative) / self.n
+        gradient[self.pen] += self.alpha * x[self.pen]
+        return _Point(x, margins, value, derivative, second, objective, gradient)
 
 
 # ---------------------------------------------------------------------------
@@ -265,34 +309,42 @@ def _trust_region_minimum(Q, b, radius):
     return value, vectors @ z_rot
 
 
-class _ScaledRowsWithColumn:
-    """The ``n x (d+1)`` matrix :math:`[\\operatorname{diag}(s) A, e]`, by blocks.
+class _ScaledRows:
+    """The matrix :math:`[\\operatorname{diag}(s) A, e]` (or without
+    :math:`e`), by blocks.
 
     The exact leverage scores read it twice, block by block (its Gram
     matrix, then one transform per block); building it whole would write a
     scaled copy of the data every round (160 MB at n = 10^6, d = 20) only to
-    read it back. ``C[rows]`` for a slice gives the dense block.
+    read it back. ``C[rows]`` for a slice gives the dense float64 block.
     """
 
-    def __init__(self, A, row_scale, extra):
+    def __init__(self, A, row_scale, extra=None):
         self.A = A
         self.row_scale = row_scale
         self.extra = extra
-        self.shape = (A.shape[0], A.shape[1] + 1)
+        self.shape = (A.shape[0], A.shape[1] + int(extra is not None))
         self.dtype = np.dtype(np.float64)
 
     def __getitem__(self, rows):
+        if hasattr(self.A, "block"):
+            # Lazy signed rows: scale them as they are written.
+            return self.A.block(rows, self.row_scale, self.extra)
         A_rows = self.A[rows]
         block = np.empty((A_rows.shape[0], self.shape[1]))
-        np.multiply(A_rows, self.row_scale[rows, None], out=block[:, :-1])
-        block[:, -1] = self.extra[rows]
+        d = A_rows.shape[1]
+        np.multiply(A_rows, self.row_scale[rows, None], out=block[:, :d])
+        if self.extra is not None:
+            block[:, d] = self.extra[rows]
         return block
 
 
-def _local_sensitivity(
-    problem, center, margins, lam, radius, scores, leverage, sketch_size, rng
-):
-    """Scores and diagnostics of :func:`local_sensitivity_scores`, unvalidated."""
+def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_size, rng):
+    """Scores and diagnostics of :func:`local_sensitivity_scores`, unvalidated.
+
+    ``point`` is :meth:`_Problem.evaluate` at the centre: its loss terms and
+    gradient are the Taylor model's (eq. 3), not recomputed here.
+    """
     loss, A, u, pen, alpha = (
         problem.loss,
         problem.A,
@@ -301,31 +353,30 @@ def _local_sensitivity(
         problem.alpha,
     )
     n, d = problem.n, problem.d
-    f0 = loss.value(margins)
-    f1 = loss.derivative(margins)
-    f2 = loss.second_derivative(margins)
+    center, margins = point.x, point.margins
+    f0, f2 = point.value, point.second_derivative
     # Taylor model at the centre (eq. 3): H = diag(u f''/n), alpha_y = u f'/n.
     # The leverage matrix C0 = [H^{1/2} A, H^{-1/2} alpha_y] with the closed
     # form H^{-1/2} alpha_y = sqrt(u/n) f'/sqrt(f'') = -sqrt(u/n) e^{-t/2}
     # (note 1.1): no division by a vanishing f''.
     row_scale = np.sqrt(u * f2 / n)
-    extra = np.sqrt(u / n) * loss.sqrt_derivative_ratio(margins)
+    root = loss.sqrt_derivative_ratio(margins)
+    extra = np.sqrt(u / n) * root
     # Scale the extra column to unit max-norm, and its ridge by the square of
     # the same factor (the leverage is unchanged): e^{-t/2} reaches 1e217 at
     # t = -1000 and its square would overflow the Gram matrix.
     extra_scale = float(np.max(np.abs(extra)))
     extra_scale = 1.0 / extra_scale if extra_scale > 0 else 1.0
-    extra = extra * extra_scale
+    extra *= extra_scale
     if sp.issparse(A):
         C0 = sp.hstack(
             [sp.diags(row_scale) @ A, sp.csr_matrix(extra[:, None])], format="csr"
         )
-    elif leverage == "exact":
-        C0 = _ScaledRowsWithColumn(A, row_scale, extra)
     else:
-        C0 = np.empty((n, d + 1))
-        np.multiply(A, row_scale[:, None], out=C0[:, :d])
-        C0[:, d] = extra
+        C0 = _ScaledRows(A, row_scale, extra)
+        if leverage != "exact":
+            # The sketches take the matrix whole.
+            C0 = C0[:]
     c_pen = float(np.linalg.norm(center[pen]))
     # delta = min over the ball of gamma (Theorem 9); 0 as soon as the ball
     # meets the unpenalized subspace, e.g. at x0 = 0 (erratum T6).
@@ -366,18 +417,20 @@ def _local_sensitivity(
     const = data_value + 0.5 * alpha * c_pen**2
     Q = gram[:d, :d] + 2.0 * lam * np.eye(d)
     Q[pen, pen] += alpha
-    b = _rmatvec(A, u * f1) / n
-    b[pen] += alpha * center[pen]
-    model_min, _ = _trust_region_minimum(Q, b, radius)
+    # The model's linear term is the gradient of F at the centre.
+    model_min, _ = _trust_region_minimum(Q, point.gradient, radius)
     eta = const + model_min
     # Delta = sum_i (u_i/n) [f_i - f'_i^2 / (2 f''_i)] (errata T1, T2); -inf
     # when a margin below -709 overflows e^{-t} (then beta = inf). Rows with
     # u_i = 0 are left out rather than multiplied (0 * inf).
-    weighted = u > 0
-    delta = float(
-        u[weighted] @ (f0[weighted] - 0.5 * loss.derivative_ratio(margins[weighted]))
-    )
-    delta /= n
+    # f'^2 / f'' = e^{-t} is the square of the extra column's root.
+    with np.errstate(over="ignore"):
+        terms = f0 - 0.5 * np.square(root)
+    if problem.all_weighted:
+        delta = float(u @ terms) / n
+    else:
+        weighted = u > 0
+        delta = float(u[weighted] @ terms[weighted]) / n
     info.update(delta=delta, eta=eta, model_center=const)
     if eta > 0:
         beta = max(1.0, 1.0 - delta / eta)
@@ -390,23 +443,27 @@ def _local_sensitivity(
         info["bound_valid"] = False
     info["beta"] = beta
     if np.isfinite(beta):
-        result = beta * lev + additive
+        result = beta * lev
+        result += additive
     else:
         # An infinite bound wherever the leverage is positive (not inf * 0).
         result = np.where(lev > 0, np.inf, additive)
     if scores == "theorem10":
         # C_i = u_i |f'''|_max ||a_i||^3, the Lipschitz constant of the
-        # Hessian of u_i f(a_i^T x) (note 1.8).
-        lipschitz = loss.third_derivative_bound * u * problem.row_norms() ** 3
-        correction = lipschitz * radius / (6.0 * n * lam)
+        # Hessian of u_i f(a_i^T x) (note 1.8), times
+        # min(r / lambda, r^3 / eta) / (6 n), a factor common to all rows.
+        factor = radius / lam
         if eta > 0:
-            correction = np.minimum(correction, lipschitz * radius**3 / (6.0 * n * eta))
-        result = result + correction
+            factor = min(factor, radius**3 / eta)
+        factor *= loss.third_derivative_bound / (6.0 * n)
+        result += factor * (u * problem.cubed_row_norms())
     info["total_sensitivity"] = float(result.sum())
     return result, info
 
 
 def _row_norms(A):
+    if hasattr(A, "squared_row_norms"):
+        return np.sqrt(A.squared_row_norms())
     if sp.issparse(A):
         return np.sqrt(np.asarray(A.multiply(A).sum(axis=1), dtype=np.float64).ravel())
     return np.sqrt(np.einsum("ij,ij->i", A, A, dtype=np.float64))
@@ -571,8 +628,7 @@ def local_sensitivity_scores(
     center = _check_vector(center, d, "center")
     return _local_sensitivity(
         problem,
-        center,
-        problem.margins(center),
+        problem.evaluate(center),
         float(prox_weight),
         float(radius),
         scores,
@@ -672,7 +728,12 @@ def _static_leverage(problem, leverage, sketch_size, rng):
     """Ridge leverage of :math:`\\sqrt{u} \\odot A`, ridge :math:`n\\alpha` on
     the penalized columns (a floor keeps it defined without penalty)."""
     A, u, n = problem.A, problem.u, problem.n
-    weighted = sp.diags(np.sqrt(u)) @ A if sp.issparse(A) else A * np.sqrt(u)[:, None]
+    if sp.issparse(A):
+        weighted = sp.diags(np.sqrt(u)) @ A
+    else:
+        weighted = _ScaledRows(A, np.sqrt(u))
+        if leverage != "exact":
+            weighted = weighted[:]
     gram = _gram(weighted)
     floor = 1e-10 * max(float(np.trace(gram)) / problem.d, np.finfo(float).tiny)
     ridge = np.maximum(n * problem.alpha * problem.pen, floor)
@@ -684,6 +745,8 @@ def _static_leverage(problem, leverage, sketch_size, rng):
 @validate_params(
     {
         **_PROBLEM_CONSTRAINTS,
+        "signs": ["array-like", None],
+        "fit_intercept": ["boolean"],
         "sample_size": [
             Interval(Integral, 1, None, closed="left"),
             Interval(Real, 0, 1, closed="right"),
@@ -718,6 +781,8 @@ def approximate_proximal_point(
     alpha,
     sample_weight=None,
     penalized=None,
+    signs=None,
+    fit_intercept=False,
     sample_size=0.1,
     sampling="local_sensitivity",
     scores="theorem10",
@@ -808,6 +873,16 @@ def approximate_proximal_point(
         Non-negative weights :math:`u_i`, not all zero; None means ones.
     penalized : array-like of shape (n_features,) of bool, default=None
         The penalized coordinates; None means all.
+    signs : array-like of shape (n_samples,), default=None
+        Labels :math:`b_i` (:math:`\\pm 1` for a classifier) multiplying the
+        rows: the solver then works on :math:`a_i = b_i x_i` with ``A``
+        holding the unsigned :math:`x_i`, without a signed copy of ``A``.
+        None means the rows of ``A`` are already signed.
+    fit_intercept : bool, default=False
+        Append a constant, unpenalized coordinate to the rows
+        (:math:`a_i = b_i [x_i, 1]`), again without a copy of dense ``A``;
+        ``x0`` and the returned ``coef`` then have ``n_features + 1``
+        entries, the intercept last.
     sample_size : int or float, default=0.1
         Draws :math:`m` per round: an int in [1, n_samples] or a fraction of
         n_samples in (0, 1] (rounded up). Unused by 'full'.
@@ -900,7 +975,9 @@ def approximate_proximal_point(
     >>> bool((result.history["objective"][-1] - f_star) / f_star < 1e-3)
     True
     """
-    problem = _checked_problem(loss, A, sample_weight, penalized, alpha)
+    problem = _checked_problem(
+        loss, A, sample_weight, penalized, alpha, signs, fit_intercept
+    )
     A, n, d = problem.A, problem.n, problem.d
     x = np.zeros(d) if x0 is None else _check_vector(x0, d, "x0")
     mu = float(alpha) if mu == "auto" else float(mu)
@@ -925,9 +1002,9 @@ def approximate_proximal_point(
         coef_full = u[indices] / n
         full_lipschitz = smoothness * _largest_eigenvalue(A_full, coef_full)
 
-    margins = problem.margins(x)
-    objective = problem.objective(x, margins)
-    grad_norm = float(np.linalg.norm(problem.gradient(x, margins)))
+    point = problem.evaluate(x)
+    objective = point.objective
+    grad_norm = float(np.linalg.norm(point.gradient))
     history = {
         "objective": [objective],
         "grad_norm": [grad_norm],
@@ -961,8 +1038,7 @@ def approximate_proximal_point(
             score_radius = r if np.isfinite(r) else grad_norm / (2.0 * lam + mu)
             s, info = _local_sensitivity(
                 problem,
-                x,
-                margins,
+                point,
                 lam,
                 score_radius,
                 scores,
@@ -1004,9 +1080,9 @@ def approximate_proximal_point(
                 inner_tol * grad_norm,
             )
         total_inner += n_steps
-        margins = problem.margins(x)
-        objective = problem.objective(x, margins)
-        grad_norm = float(np.linalg.norm(problem.gradient(x, margins)))
+        point = problem.evaluate(x)
+        objective = point.objective
+        grad_norm = float(np.linalg.norm(point.gradient))
         for key, value in (
             ("objective", objective),
             ("grad_norm", grad_norm),

@@ -162,6 +162,31 @@ class LogisticLoss:
         t = _as_float(t)
         return _result(expit(t) * expit(-t))
 
+    def _value_derivatives(self, t):
+        """:math:`f`, :math:`f'` and :math:`f''` at float64 margins at once.
+
+        The solver's fast path: one exponential :math:`e = e^{-|t|} \\in
+        (0, 1]` gives :math:`f = \\log(1 + e) + \\max(-t, 0)`,
+        :math:`\\sigma(-t) = e / (1 + e)` or :math:`1 / (1 + e)` by the sign
+        of :math:`t`, and :math:`f'' = e / (1 + e)^2`, the same stable forms
+        as :meth:`value`, :meth:`derivative` and :meth:`second_derivative`
+        (equal to rounding), at a third of their cost.
+        """
+        # In place where possible: at n = 10^6 fresh temporaries cost as
+        # much as the arithmetic.
+        e = np.abs(t)
+        np.negative(e, out=e)
+        np.exp(e, out=e)
+        one_plus = e + 1.0
+        value = np.log1p(e)
+        value -= np.minimum(t, 0.0)
+        low = np.where(t >= 0, e, 1.0)
+        low /= one_plus
+        np.negative(low, out=low)
+        second = np.divide(e, one_plus, out=e)
+        second /= one_plus
+        return value, low, second
+
     def third_derivative(self, t):
         """The third derivative :math:`f'''(t) = f''(t)(1 - 2\\sigma(t))`.
 

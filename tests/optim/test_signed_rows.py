@@ -1,0 +1,144 @@
+"""Tests of the lazily signed rows a_i = b_i [x_i, 1] of the proximal point solver."""
+
+import numpy as np
+import pytest
+
+from skcgm.optim import approximate_proximal_point
+from skcgm.optim._proximal_point import _ScaledRows
+from skcgm.optim._signed_rows import _SignedRows, signed_rows
+from skcgm.oracles import LogisticLoss
+
+LOSS = LogisticLoss()
+
+pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+
+
+def _dense(X, signs, fit_intercept):
+    rows = np.column_stack([X, np.ones(len(X))]) if fit_intercept else X
+    return rows if signs is None else signs[:, None] * rows
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+@pytest.mark.parametrize("with_signs", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_signed_rows_act_like_the_written_out_matrix(fit_intercept, with_signs, dtype):
+    rng = np.random.RandomState(0)
+    X = rng.standard_normal((50, 4)).astype(dtype)
+    signs = np.where(rng.uniform(size=50) < 0.5, -1.0, 1.0) if with_signs else None
+    if not (with_signs or fit_intercept):
+        assert signed_rows(X) is X
+        return
+    A = signed_rows(X, signs, fit_intercept)
+    dense = _dense(X.astype(np.float64), signs, fit_intercept)
+    x, v = rng.standard_normal(A.shape[1]), rng.standard_normal(50)
+    assert A.shape == dense.shape and A.dtype == dtype
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    np.testing.assert_allclose(A @ x.astype(dtype), dense @ x, rtol=tol, atol=tol)
+    np.testing.assert_allclose(A.T @ v.astype(dtype), dense.T @ v, rtol=tol, atol=tol)
+    rows = np.array([3, 0, 41, 41])
+    np.testing.assert_array_equal(A[rows], dense[rows].astype(dtype))
+    np.testing.assert_array_equal(A[5:9], dense[5:9].astype(dtype))
+    np.testing.assert_allclose(
+        A.squared_row_norms(), np.sum(dense**2, axis=1), rtol=tol
+    )
+    scale, extra = rng.uniform(0.1, 2.0, 50), rng.standard_normal(50)
+    np.testing.assert_allclose(
+        _ScaledRows(A, scale, extra)[10:20],
+        np.column_stack([dense * scale[:, None], extra])[10:20],
+        rtol=tol,
+    )
+    # Inputs untouched.
+    assert isinstance(A, _SignedRows) and A.X is X
+
+
+def test_signed_rows_of_sparse_data_are_written_out(csr_container):
+    rng = np.random.RandomState(1)
+    X = rng.standard_normal((30, 3)) * (rng.uniform(size=(30, 3)) < 0.5)
+    signs = np.where(rng.uniform(size=30) < 0.5, -1.0, 1.0)
+    A = signed_rows(csr_container(X), signs, fit_intercept=True)
+    np.testing.assert_allclose(A.toarray(), _dense(X, signs, True))
+
+
+@pytest.mark.parametrize(
+    "sampling, extra",
+    [
+        ("local_sensitivity", {}),
+        ("local_sensitivity", {"leverage": "sketch", "scores": "theorem9"}),
+        ("uniform", {}),
+        ("leverage", {}),
+        ("full", {"tol": 1e-9, "max_iter": 100}),
+    ],
+)
+def test_signs_and_intercept_on_the_fly_equal_the_signed_rows(
+    sampling, extra, csr_container
+):
+    # The solver on (X, signs, fit_intercept) must run exactly the rounds it
+    # runs on the written-out rows b_i [x_i, 1] with an unpenalized last
+    # coordinate: same draws, same iterates.
+    rng = np.random.RandomState(2)
+    X = rng.standard_normal((400, 5)) * rng.uniform(0.5, 2.0, (400, 1))
+    y = np.where(X @ rng.standard_normal(5) + 0.5 + rng.standard_normal(400) > 0, 1, -1)
+    signs = y.astype(np.float64)
+    pen = np.array([True, True, False, True, True])
+    A = _dense(X, signs, True)
+    kwargs = {
+        "alpha": 0.01,
+        "sample_size": 60,
+        "sampling": sampling,
+        "max_iter": 4,
+        "tol": 0.0,
+        "random_state": 0,
+        **extra,
+    }
+    written = approximate_proximal_point(
+        LOSS, A, penalized=np.append(pen, False), **kwargs
+    )
+    X_copy = X.copy()
+    for data in (X, csr_container(X)):
+        lazy = approximate_proximal_point(
+            LOSS, data, signs=y, fit_intercept=True, penalized=pen, **kwargs
+        )
+        np.testing.assert_allclose(lazy.coef, written.coef, rtol=1e-9, atol=1e-12)
+        np.testing.assert_array_equal(lazy.sample_indices, written.sample_indices)
+        for key in ("objective", "grad_norm", "total_sensitivity"):
+            np.testing.assert_allclose(
+                lazy.history[key], written.history[key], rtol=1e-9, atol=1e-14
+            )
+    np.testing.assert_array_equal(X, X_copy)
+
+
+class _PlainLogistic:
+    """The logistic loss through its public methods only (no fused path)."""
+
+    second_derivative_bound = LOSS.second_derivative_bound
+    third_derivative_bound = LOSS.third_derivative_bound
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(LOSS, name)
+
+
+def test_a_loss_without_the_fused_terms_gives_the_same_rounds():
+    rng = np.random.RandomState(3)
+    X = rng.standard_normal((300, 4))
+    y = np.where(X[:, 0] + rng.standard_normal(300) > 0, 1.0, -1.0)
+    kwargs = dict(
+        signs=y,
+        fit_intercept=True,
+        alpha=0.01,
+        sample_size=50,
+        max_iter=3,
+        tol=0.0,
+        random_state=0,
+    )
+    fused = approximate_proximal_point(LOSS, X, **kwargs)
+    plain = approximate_proximal_point(_PlainLogistic(), X, **kwargs)
+    np.testing.assert_allclose(plain.coef, fused.coef, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("signs", [np.ones(3), np.full(40, np.nan)])
+def test_bad_signs_are_refused_naming_the_parameter(signs):
+    X = np.random.RandomState(4).standard_normal((40, 3))
+    with pytest.raises(ValueError, match="signs"):
+        approximate_proximal_point(LOSS, X, signs=signs, alpha=0.1)
