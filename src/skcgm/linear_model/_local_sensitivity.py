@@ -362,7 +362,10 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
     exact leverage, :math:`O(\\mathrm{nnz}(X) \\log n + n_{features}^3)`
     sketched), plus at most ``max_inner_iter`` gradient steps on the
     :math:`m` sampled rows. Dense and CSR inputs are accepted (float32 data
-    stays float32 in the matrix products).
+    stays float32 in the matrix products). Dense ``X`` is read in place: the
+    labels and the intercept are applied on the fly, so a fit holds a few
+    vectors of length :math:`n` and the sample beyond ``X`` (CSR input is
+    copied once with its rows signed).
 
     The prox weight :math:`\\lambda_t = \\sqrt{\\|\\nabla F\\|}` keeps the
     steps short when the curvature of :math:`F` is small, so weakly
