@@ -638,3 +638,31 @@ def test_scaled_rows_built_by_blocks_give_the_materialized_scores():
         rtol=1e-10,
         atol=1e-15,
     )
+
+
+def test_n_iter_no_change_stops_where_a_callback_with_the_same_rule_stops():
+    # The noise-floor rule against the same rule written as a callback on the
+    # full objective: same stopping round, same iterate, no warning, and the
+    # objective has not improved on its best for exactly n_iter_no_change rounds.
+    A, _, _ = _synthetic(13, n=400, d=5, noise=1.0)
+    kwargs = dict(alpha=0.01, sample_size=20, max_iter=200, tol=0.0, random_state=0)
+    state = {"best": _objective(A, np.zeros(5), 0.01), "count": 0}
+
+    def callback(t, x, grad_norm):
+        value = _objective(A, x, 0.01)
+        if value < state["best"]:
+            state["best"], state["count"] = value, 0
+        else:
+            state["count"] += 1
+        return state["count"] >= 3
+
+    by_callback = approximate_proximal_point(LOSS, A, callback=callback, **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        stalled = approximate_proximal_point(LOSS, A, n_iter_no_change=3, **kwargs)
+    assert stalled.stalled and not by_callback.stalled
+    assert stalled.n_iter == by_callback.n_iter < 200
+    np.testing.assert_array_equal(stalled.coef, by_callback.coef)
+    objective = stalled.history["objective"]
+    assert np.all(objective[-3:] >= objective[:-3].min())
+    assert objective[-4] == objective[:-3].min()

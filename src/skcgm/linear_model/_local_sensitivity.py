@@ -33,21 +33,6 @@ _MAX_SEED = np.iinfo(np.int32).max
 _LOSS = LogisticLoss()
 
 
-def _objective(X, signs, x, u, alpha, n_penalized):
-    """The solver's mean-form objective F(x) (see the class docstring).
-
-    The margins :math:`b_i (x_i^\\top w + c)` come from ``X`` itself, dense
-    or sparse, without the signed rows.
-    """
-    w = x[:n_penalized]
-    margins = np.asarray(X @ w.astype(X.dtype, copy=False), dtype=np.float64)
-    if x.shape[0] > n_penalized:
-        margins += x[n_penalized]
-    margins *= signs
-    data = float(u @ _LOSS.value(margins)) / X.shape[0]
-    return data + 0.5 * alpha * float(w @ w)
-
-
 def _fit_binary(X, signs, weights, x0, *, options, seed):
     """Algorithm 2 on one binary (one-vs-rest) problem.
 
@@ -84,25 +69,10 @@ def _fit_binary(X, signs, weights, x0, *, options, seed):
     alpha = 0.0 if options["penalty"] is None else 1.0 / (options["C"] * total_weight)
 
     sampling = options["sampling"]
-    patience = options["n_iter_no_change"]
-    state = {"stalled": False}
-    callback = None
-    if sampling != "full" and patience is not None:
-        # A fixed sample size leaves a noise floor on F and on its gradient
-        # (the additive term of Theorem 14), usually far above tol: stop when
-        # F(x_t) has not improved on its best value for `patience` rounds.
-        x_start = np.zeros(n_features + int(fit_intercept)) if x0 is None else x0
-        state.update(best=_objective(X, signs, x_start, u, alpha, n_features), count=0)
-
-        def callback(t, x, grad_norm):
-            objective = _objective(X, signs, x, u, alpha, n_features)
-            if objective < state["best"]:
-                state["best"], state["count"] = objective, 0
-            else:
-                state["count"] += 1
-            state["stalled"] = state["count"] >= patience
-            return state["stalled"]
-
+    # A fixed sample size leaves a noise floor on F and on its gradient (the
+    # additive term of Theorem 14), usually far above tol: the sampled modes
+    # also stop when F(x_t) has not improved for n_iter_no_change rounds.
+    patience = None if sampling == "full" else options["n_iter_no_change"]
     with warnings.catch_warnings():
         # The estimator warns once, in its own terms, from the calling process.
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -121,9 +91,9 @@ def _fit_binary(X, signs, weights, x0, *, options, seed):
             prox_weight=options["prox_weight"],
             leverage=options["leverage"],
             sketch_size=options["sketch_size"],
+            n_iter_no_change=patience,
             x0=x0,
             random_state=seed,
-            callback=callback,
             verbose=options["verbose"],
         )
     return {
@@ -133,7 +103,7 @@ def _fit_binary(X, signs, weights, x0, *, options, seed):
         "sample_indices": result.sample_indices,
         "sample_weight": result.sample_weight,
         "converged": bool(result.history["grad_norm"][-1] <= options["tol"]),
-        "stalled": state["stalled"],
+        "stalled": result.stalled,
     }
 
 

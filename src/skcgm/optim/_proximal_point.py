@@ -111,6 +111,9 @@ class ProximalPointResult:
         sample weights :math:`u_i`); all ones for ``sampling='full'``.
     sampling_probabilities : ndarray of shape (n_samples,) or None
         The distribution :math:`P` of the last round; None for 'full'.
+    stalled : bool, default=False
+        Whether the run stopped because :math:`F(x_t)` had not improved on
+        its best value for ``n_iter_no_change`` rounds.
 
     See Also
     --------
@@ -135,6 +138,7 @@ class ProximalPointResult:
     sample_indices: np.ndarray = field(repr=False)
     sample_weight: np.ndarray = field(repr=False)
     sampling_probabilities: np.ndarray = field(repr=False)
+    stalled: bool = False
 
 
 # ---------------------------------------------------------------------------
@@ -261,11 +265,11 @@ class _Problem:
         self.alpha = float(alpha)
         self.n, self.d = A.shape
 
-    def cubed_row_norms(self):
-        """:math:`\\|a_i\\|^3`, computed once (the constants of Theorem 10)."""
-        if not hasattr(self, "_cubed_row_norms"):
-            self._cubed_row_norms = _row_norms(self.A) ** 3
-        return self._cubed_row_norms
+    def weighted_cubed_row_norms(self):
+        """:math:`u_i \\|a_i\\|^3`, computed once (the constants of Theorem 10)."""
+        if not hasattr(self, "_weighted_cubed_row_norms"):
+            self._weighted_cubed_row_norms = self.u * _row_norms(self.A) ** 3
+        return self._weighted_cubed_row_norms
 
     def evaluate(self, x):
         """F and its gradient at ``x``, with the terms the bounds reuse."""
@@ -456,7 +460,7 @@ def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_siz
         if eta > 0:
             factor = min(factor, radius**3 / eta)
         factor *= loss.third_derivative_bound / (6.0 * n)
-        result += factor * (u * problem.cubed_row_norms())
+        result += factor * problem.weighted_cubed_row_norms()
     info["total_sensitivity"] = float(result.sum())
     return result, info
 
@@ -766,6 +770,7 @@ def _static_leverage(problem, leverage, sketch_size, rng):
         "max_iter": [Interval(Integral, 0, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "max_inner_iter": [Interval(Integral, 1, None, closed="left")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left"), None],
         "inner_tol": [Interval(Real, 0, None, closed="left")],
         "replace": ["boolean"],
         "x0": ["array-like", None],
@@ -791,6 +796,7 @@ def approximate_proximal_point(
     mu="auto",
     max_iter=50,
     tol=1e-4,
+    n_iter_no_change=None,
     max_inner_iter=100,
     inner_tol=1e-3,
     leverage="exact",
@@ -906,6 +912,11 @@ def approximate_proximal_point(
         Maximum number of rounds.
     tol : float, default=1e-4
         Stop when :math:`\\|\\nabla F(x_t)\\|_2 \\le` ``tol``.
+    n_iter_no_change : int, default=None
+        Also stop when :math:`F(x_t)` has not improved on its best value
+        (from :math:`x_0` on) for this many consecutive rounds: the noise
+        floor of a fixed sample size (the additive error of Theorem 14),
+        usually far above any useful ``tol``. None disables the rule.
     max_inner_iter : int, default=100
         Maximum gradient steps of the inner solver per round.
     inner_tol : float, default=1e-3
@@ -1019,9 +1030,10 @@ def approximate_proximal_point(
             f"Proximal point round 0: objective {objective:.8g}, grad {grad_norm:.3g}"
         )
     converged = grad_norm <= tol
+    best, n_no_change, stalled = objective, 0, False
     t = 0
     total_inner = 0
-    while not converged and t < max_iter:
+    while not (converged or stalled) and t < max_iter:
         t += 1
         lam = math.sqrt(grad_norm) if prox_weight == "sqrt_grad" else prox_weight
         lam = float(lam)
@@ -1100,9 +1112,14 @@ def approximate_proximal_point(
                 f"{n_steps}, sampled {len(indices)}"
             )
         converged = grad_norm <= tol
+        if objective < best:
+            best, n_no_change = objective, 0
+        else:
+            n_no_change += 1
+        stalled = n_iter_no_change is not None and n_no_change >= n_iter_no_change
         if callback is not None and callback(t, x, grad_norm) is True:
             converged = True
-    if not converged:
+    if not (converged or stalled):
         warnings.warn(
             f"approximate_proximal_point did not reach ||grad F|| <= tol={tol} in "
             f"max_iter={max_iter} rounds (last {grad_norm:.3g}).",
@@ -1121,4 +1138,5 @@ def approximate_proximal_point(
         sample_indices=np.asarray(indices, dtype=np.intp),
         sample_weight=np.asarray(weights, dtype=np.float64),
         sampling_probabilities=probabilities,
+        stalled=stalled,
     )
