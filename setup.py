@@ -15,8 +15,16 @@ setup(
             sources=["src/skcgm/optim/_sum_of_min_fast.pyx"],
         ),
         Extension(
+            "skcgm.optim._signed_rows_fast",
+            sources=["src/skcgm/optim/_signed_rows_fast.pyx"],
+        ),
+        Extension(
             "skcgm.optim._eigen_update",
             sources=["src/skcgm/optim/_eigen_update.pyx"],
+        ),
+        Extension(
+            "skcgm.oracles._glm_loss_fast",
+            sources=["src/skcgm/oracles/_glm_loss_fast.pyx"],
         ),
         Extension(
             "skcgm.oracles._mips_fast",

@@ -3,8 +3,11 @@
 The issue's benchmark, in one process, on generated logistic data
 (``skcgm.experiments.make_logistic_classification``: Gaussian features,
 labels drawn from a logistic model with margins of standard deviation 2 and
-an intercept of 0.5) with n = 1,000,000, d = 20 and n = 200,000, d = 100
-(``--quick``: n / 10). The objective is ``LogisticRegression``'s with
+an intercept of 0.5), three cases (``--cases``): ``gaussian`` n = 1,000,000,
+d = 20; ``lognormal``, the same with every row scaled by ``exp(g_i)``,
+``g_i ~ N(0, 1)`` (``row_scale_std=1``: log-normal row norms, a few rows
+carrying much of the leverage); ``wide`` n = 200,000, d = 100 (``--quick``:
+n / 10). The objective is ``LogisticRegression``'s with
 ``C=1`` and an intercept, in its mean form
 ``F(x) = (1/n) sum_i log(1 + exp(-a_i^T x)) + (alpha/2) ||w||^2``,
 ``alpha = 1/n``; ``F*`` comes from ``LogisticRegression(solver=
@@ -13,7 +16,9 @@ an intercept of 0.5) with n = 1,000,000, d = 20 and n = 200,000, d = 100
 
 1. **Ours**: ``skcgm.optim.approximate_proximal_point`` (Algorithm 2, the
    solver of ``LocalSensitivityLogistic``) with 1% and 10% of the rows drawn
-   per round, by local sensitivity and uniformly through the same loop, its
+   per round, by local sensitivity (``local``: Algorithm 2's Theorem 10
+   bounds; ``local-t9``: Theorem 9's bounds for the local quadratic model,
+   ``scores='theorem9'``) and uniformly through the same loop, its
    default inner solver (at most 100 steps, relative tolerance 1e-3), from
    0, until the relative error ``(F - F*) / F*`` reaches the target 1e-3 or
    ``--max-rounds`` rounds. It reads ``X`` with the labels and the intercept
@@ -21,7 +26,8 @@ an intercept of 0.5) with n = 1,000,000, d = 20 and n = 200,000, d = 100
    does. Time to the target = the solver's wall time up to the first round
    at or below it (the callback that evaluates ``F`` is not counted); rounds
    to the target, and to 1e-2 as well; the best error reached. Median over
-   ``--seeds`` seeds.
+   ``--seeds`` seeds. Rounds of ours / uniform's is an upper bound
+   ``<rounds / max_rounds`` when uniform's median does not reach the level.
 2. **LogisticRegression(solver='lbfgs')** on all the data: the time of the
    first fit of the ``max_iter`` grid 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 50,
    100 (each from scratch, ``tol=0``) that reaches the target, and the
@@ -39,6 +45,8 @@ half the rounds of uniform sampling to reach the same error.
 Usage::
 
     python benchmarks/bench_local_sensitivity.py [--quick] [--json PATH]
+        [--cases gaussian,lognormal,wide] [--seeds N] [--prox-weight LAMBDA]
+        [--max-rounds R] [--time-limit SECONDS] [--no-estimator]
 """
 
 import argparse
@@ -61,11 +69,22 @@ from skcgm.optim import approximate_proximal_point
 from skcgm.oracles import LogisticLoss
 
 SEED = 0
-CASES = ((1_000_000, 20), (200_000, 100))
+# name: (n, d, row_scale_std of make_logistic_classification).
+CASES = {
+    "gaussian": (1_000_000, 20, 0.0),
+    "lognormal": (1_000_000, 20, 1.0),
+    "wide": (200_000, 100, 0.0),
+}
 TARGET = 1e-3
 LOOSE_TARGET = 1e-2
 SAMPLE_SIZES = (0.01, 0.1)
-SAMPLERS = {"local": "local_sensitivity", "uniform": "uniform"}
+# label: (sampling, scores). 'local' is the paper's Algorithm 2 (Theorem 10
+# bounds); 'local-t9' samples by the bound of the local quadratic model alone.
+SAMPLERS = {
+    "local": ("local_sensitivity", "theorem10"),
+    "local-t9": ("local_sensitivity", "theorem9"),
+    "uniform": ("uniform", "theorem10"),
+}
 LBFGS_GRID = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 50, 100)
 # Targets of the issue.
 TARGET_TIME_RATIO = 1.0
@@ -88,6 +107,7 @@ def _run_ours(
     alpha,
     f_star,
     sampling,
+    scores,
     sample_size,
     seed,
     max_rounds,
@@ -124,6 +144,7 @@ def _run_ours(
             fit_intercept=True,
             sample_size=sample_size,
             sampling=sampling,
+            scores=scores,
             max_iter=max_rounds,
             tol=0.0,
             prox_weight=prox_weight,
@@ -163,7 +184,7 @@ def _median_or_none(values):
 
 def _ours(X, b, A, penalized, alpha, f_star, seeds, max_rounds, limit, prox_weight):
     out = {}
-    for name, sampling in SAMPLERS.items():
+    for name, (sampling, scores) in SAMPLERS.items():
         for size in SAMPLE_SIZES:
             label = f"{name} {size:.0%}"
             runs = []
@@ -180,6 +201,7 @@ def _ours(X, b, A, penalized, alpha, f_star, seeds, max_rounds, limit, prox_weig
                         alpha,
                         f_star,
                         sampling,
+                        scores,
                         size,
                         seed,
                         max_rounds,
@@ -271,10 +293,10 @@ def _memory(X, y, b, alpha):
         LogisticRegression().fit(X, y)
 
     out["LogisticRegression"] = _peak_mib(lbfgs)
-    for name, sampling in SAMPLERS.items():
+    for name, (sampling, scores) in SAMPLERS.items():
         for size in SAMPLE_SIZES if name == "local" else SAMPLE_SIZES[:1]:
 
-            def ours(sampling=sampling, size=size):
+            def ours(sampling=sampling, scores=scores, size=size):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", ConvergenceWarning)
                     approximate_proximal_point(
@@ -285,6 +307,7 @@ def _memory(X, y, b, alpha):
                         fit_intercept=True,
                         sample_size=size,
                         sampling=sampling,
+                        scores=scores,
                         max_iter=3,
                         tol=0.0,
                         random_state=SEED,
@@ -294,9 +317,11 @@ def _memory(X, y, b, alpha):
     return out
 
 
-def _case(n, d, seeds, max_rounds, limit, with_estimator, prox_weight):
+def _case(n, d, row_scale_std, seeds, max_rounds, limit, with_estimator, prox_weight):
     print(f"[bench_local_sensitivity] n={n}, d={d}: data and F* ...", flush=True)
-    X, y, _ = make_logistic_classification(n, d, random_state=SEED)
+    X, y, _ = make_logistic_classification(
+        n, d, row_scale_std=row_scale_std, random_state=SEED
+    )
     b = _labels(y)
     alpha = 1.0 / n  # C = 1
     start = time.perf_counter()
@@ -319,6 +344,7 @@ def _case(n, d, seeds, max_rounds, limit, with_estimator, prox_weight):
     return {
         "n_samples": n,
         "n_features": d,
+        "row_scale_std": row_scale_std,
         "f_star": f_star,
         "f_star_grad_norm": star_grad,
         "reference_time": reference_time,
@@ -333,25 +359,35 @@ def _ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
 
-def _summary_table(case):
+def _rounds_ratio(ours, uniform, max_rounds):
+    """Rounds of ours / uniform's as text; an upper bound when uniform's
+    median did not reach the level within ``max_rounds``."""
+    if ours is None:
+        return None
+    if uniform is None:
+        return f"<{ours / max_rounds:.2f}"
+    return f"{ours / uniform:.2f}"
+
+
+def _summary_table(case, max_rounds):
     lbfgs_time = case["lbfgs"]["time_to_target"]
     results = {}
     for label, row in case["ours"].items():
         name, size = label.split()
+        uniform = case["ours"][f"uniform {size}"]
+        local = name != "uniform"
         results[label] = {
             **row,
             "vs_lbfgs": _ratio(row["time_to_target"], lbfgs_time),
-            "rounds_vs_uniform": _ratio(
-                row["rounds_to_target"],
-                case["ours"][f"uniform {size}"]["rounds_to_target"],
+            "rounds_vs_uniform": _rounds_ratio(
+                row["rounds_to_target"], uniform["rounds_to_target"], max_rounds
             )
-            if name == "local"
+            if local
             else None,
-            "loose_rounds_vs_uniform": _ratio(
-                row["rounds_to_loose"],
-                case["ours"][f"uniform {size}"]["rounds_to_loose"],
+            "loose_rounds_vs_uniform": _rounds_ratio(
+                row["rounds_to_loose"], uniform["rounds_to_loose"], max_rounds
             )
-            if name == "local"
+            if local
             else None,
         }
     results["lbfgs (all data)"] = {
@@ -377,12 +413,12 @@ ROWS = (
     ("time_to_target", f"time to {TARGET:g} rel. error (s)", ".3f"),
     ("vs_lbfgs", "  / LogisticRegression(lbfgs)", ".2f"),
     ("rounds_to_target", f"rounds (lbfgs: max_iter) to {TARGET:g}", "g"),
-    ("rounds_vs_uniform", "  rounds local / uniform", ".2f"),
+    ("rounds_vs_uniform", "  rounds local / uniform", "s"),
     ("reached", "  seeds that reached it", "d"),
     ("best_error", "best rel. error reached (median)", ".2e"),
     ("time_to_loose", f"time to {LOOSE_TARGET:g} (s)", ".3f"),
     ("rounds_to_loose", f"rounds to {LOOSE_TARGET:g}", "g"),
-    ("loose_rounds_vs_uniform", f"  rounds local / uniform at {LOOSE_TARGET:g}", ".2f"),
+    ("loose_rounds_vs_uniform", f"  rounds local / uniform at {LOOSE_TARGET:g}", "s"),
     ("time_per_round", "time per round (s)", ".4f"),
 )
 
@@ -413,26 +449,43 @@ def main(argv=None):
         "sqrt(||grad F||) rule)",
     )
     parser.add_argument(
+        "--cases",
+        default=",".join(CASES),
+        help="comma-separated cases among "
+        + ", ".join(
+            f"{k} (n={n}, d={d}, row_scale_std={r:g})" for k, (n, d, r) in CASES.items()
+        )
+        + " (all)",
+    )
+    parser.add_argument(
         "--no-estimator",
         action="store_true",
         help="skip the LocalSensitivityLogistic fits",
     )
     args = parser.parse_args(argv)
     seeds = args.seeds if args.seeds is not None else (3 if args.quick else 1)
-    cases = [(n // 10, d) if args.quick else (n, d) for n, d in CASES]
+    names = args.cases.split(",")
+    unknown = sorted(set(names) - set(CASES))
+    if unknown:
+        parser.error(f"unknown case(s) {unknown}; choose among {list(CASES)}")
+    cases = {
+        name: (CASES[name][0] // 10 if args.quick else CASES[name][0], *CASES[name][1:])
+        for name in names
+    }
     machine = machine_info()
     start = time.perf_counter()
     results = {
-        f"n={n}, d={d}": _case(
+        f"{name}: n={n}, d={d}, row_scale_std={r:g}": _case(
             n,
             d,
+            r,
             seeds,
             args.max_rounds,
             args.time_limit,
             not args.no_estimator,
             "sqrt_grad" if args.prox_weight is None else args.prox_weight,
         )
-        for n, d in cases
+        for name, (n, d, r) in cases.items()
     }
     wall = time.perf_counter() - start
 
@@ -450,7 +503,7 @@ def main(argv=None):
     )
     summary = {}
     for label, case in results.items():
-        table = _summary_table(case)
+        table = _summary_table(case, args.max_rounds)
         print(
             f"{label}: F* = {case['f_star']:.8g} (||grad F*|| = "
             f"{case['f_star_grad_norm']:.1e}, Newton reference in "
@@ -479,48 +532,36 @@ def main(argv=None):
             )
             + "\n"
         )
-        local_times = [table[f"local {s:.0%}"]["time_to_target"] for s in SAMPLE_SIZES]
-        reached = [t for t in local_times if t is not None]
+        local = [label for label in table if label.startswith("local")]
+        reached = [
+            table[label]["time_to_target"]
+            for label in local
+            if table[label]["time_to_target"] is not None
+        ]
         summary[label] = {
             "best_time_ratio": _ratio(min(reached), lbfgs["time_to_target"])
             if reached
             else None,
-            "rounds_ratio": {
-                f"{s:.0%}": table[f"local {s:.0%}"]["rounds_vs_uniform"]
-                for s in SAMPLE_SIZES
-            },
+            "rounds_ratio": {k: table[k]["rounds_vs_uniform"] for k in local},
             "loose_rounds_ratio": {
-                f"{s:.0%}": table[f"local {s:.0%}"]["loose_rounds_vs_uniform"]
-                for s in SAMPLE_SIZES
+                k: table[k]["loose_rounds_vs_uniform"] for k in local
             },
         }
-    primary = summary[next(iter(results))]
-    time_ratio = primary["best_time_ratio"]
-    rounds = [r for r in primary["rounds_ratio"].values() if r is not None]
-    print(
-        f"Targets at {next(iter(results))}: time to {TARGET:g}, best of ours / "
-        "lbfgs: "
-        + (f"{time_ratio:.2f}" if time_ratio is not None else "not reached")
-        + f" (<= {TARGET_TIME_RATIO}: "
-        + (
-            "met"
-            if time_ratio is not None and time_ratio <= TARGET_TIME_RATIO
-            else "MISSED"
+    for label, row in summary.items():
+        time_ratio = row["best_time_ratio"]
+        print(
+            f"Targets, {label}: time to {TARGET:g}, best of ours / lbfgs "
+            + (f"{time_ratio:.2f}" if time_ratio is not None else "not reached")
+            + f" (target <= {TARGET_TIME_RATIO} at n = 1,000,000); rounds "
+            f"local / uniform to {TARGET:g}: "
+            + ", ".join(f"{k} {v or '—'}" for k, v in row["rounds_ratio"].items())
+            + f"; to {LOOSE_TARGET:g}: "
+            + ", ".join(f"{k} {v or '—'}" for k, v in row["loose_rounds_ratio"].items())
+            + f" (target <= {TARGET_ROUNDS_RATIO})."
         )
-        + "); rounds local / uniform to the same error: "
-        + (
-            ", ".join(
-                f"{k} {v:.2f}" if v is not None else f"{k} —"
-                for k, v in primary["rounds_ratio"].items()
-            )
-        )
-        + f" (<= {TARGET_ROUNDS_RATIO}: "
-        + ("met" if rounds and max(rounds) <= TARGET_ROUNDS_RATIO else "MISSED")
-        + ")."
-    )
     if args.json:
         config = {
-            "cases": cases,
+            "cases": {k: list(v) for k, v in cases.items()},
             "target": TARGET,
             "loose_target": LOOSE_TARGET,
             "sample_sizes": SAMPLE_SIZES,

@@ -57,6 +57,30 @@ def test_logistic_classification_labels_follow_the_logistic_model():
     assert model.intercept_[0] == pytest.approx(0.5, abs=0.1)
 
 
+def test_logistic_classification_row_scales_are_log_normal():
+    # sigma = 0 keeps the Gaussian rows and the random stream of the default.
+    X0, y0, coef0 = make_logistic_classification(5000, 4, random_state=3)
+    X, y, coef = make_logistic_classification(
+        5000, 4, row_scale_std=0.0, random_state=3
+    )
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
+    # sigma = 1: the same Gaussian directions scaled by e^{g_i}, g_i ~ N(0, 1).
+    X1, _, coef1 = make_logistic_classification(
+        20000, 4, row_scale_std=1.0, random_state=3
+    )
+    Z, _, _ = make_logistic_classification(20000, 4, random_state=3)
+    np.testing.assert_array_equal(coef1, coef0)
+    log_scales = np.log(X1[:, 0] / Z[:, 0])
+    np.testing.assert_allclose(
+        np.log(np.abs(X1 / Z)), np.repeat(log_scales[:, None], 4, axis=1)
+    )
+    assert np.mean(log_scales) == pytest.approx(0.0, abs=0.03)
+    assert np.std(log_scales) == pytest.approx(1.0, rel=0.03)
+    # The margins' standard deviation is signal * e^{sigma^2}.
+    assert np.std(X1 @ coef1) == pytest.approx(2.0 * np.e, rel=0.1)
+
+
 def test_objective_is_scikit_learns_mean_log_loss_plus_the_penalty():
     rng = np.random.RandomState(0)
     X = rng.standard_normal((50, 4))

@@ -22,6 +22,7 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils._param_validation import InvalidParameterError
 
+from skcgm.experiments import make_logistic_classification
 from skcgm.linear_model import LocalSensitivityLogistic
 
 _HISTORY_KEYS = {
@@ -213,6 +214,42 @@ def test_fixed_prox_weight_is_used_and_fits_large_samples_in_few_rounds():
     # Measured: 0.011 against 0.22.
     assert errors[1e-3] < 0.03
     assert errors[1e-3] < 0.1 * errors["sqrt_grad"]
+
+
+def test_theorem9_scores_beat_theorem10_and_uniform_with_a_small_prox_weight():
+    # Log-normal row norms: Theorem 10's ||a_i||^3 r / lambda term swamps the
+    # bound when lambda is small (paper, Section 4.2), and the draws follow
+    # the largest rows; the quadratic model's bound (Theorem 9) does not.
+    X, y, _ = make_logistic_classification(20000, 5, row_scale_std=1.0, random_state=0)
+    reference = LogisticRegression(solver="newton-cholesky", tol=1e-12).fit(X, y)
+    best = _objective(X, y, reference.coef_[0], reference.intercept_[0], 1.0)
+    errors, first_totals = {}, {}
+    for name, params in {
+        "theorem10": {"scores": "theorem10"},
+        "theorem9": {"scores": "theorem9"},
+        "uniform": {"sampling": "uniform"},
+    }.items():
+        runs = []
+        for seed in range(5):
+            model = LocalSensitivityLogistic(
+                sample_size=0.01,
+                prox_weight=1e-3,
+                max_iter=5,
+                n_iter_no_change=None,
+                random_state=seed,
+                **params,
+            )
+            with pytest.warns(ConvergenceWarning):
+                model.fit(X, y)
+            value = _objective(X, y, model.coef_[0], model.intercept_[0], 1.0)
+            runs.append(value / best - 1.0)
+            first_totals[name] = model.history_[0]["total_sensitivity"][1]
+        errors[name] = np.median(runs)
+    # The first round's bounds, at the same centre, lambda and radius.
+    assert first_totals["theorem10"] > 1e3 * first_totals["theorem9"]
+    # Measured medians: 0.017 (theorem9), 0.094 (uniform), 0.89 (theorem10).
+    assert errors["theorem9"] < 0.5 * errors["uniform"]
+    assert errors["theorem9"] < 0.1 * errors["theorem10"]
 
 
 def test_history_keys_and_lengths():
@@ -513,6 +550,7 @@ def test_sample_size_larger_than_n_samples_is_refused():
         {"sample_size": 0.0},
         {"sample_size": 1.5},
         {"sampling": "sensitivity"},
+        {"scores": "theorem11"},
         {"leverage": "qr"},
         {"max_iter": 0},
         {"tol": -1.0},

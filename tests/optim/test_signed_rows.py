@@ -5,7 +5,7 @@ import pytest
 
 from skcgm.optim import approximate_proximal_point
 from skcgm.optim._proximal_point import _ScaledRows
-from skcgm.optim._signed_rows import _SignedRows, signed_rows
+from skcgm.optim._signed_rows import _SignedRows, signed_rows, write_rows
 from skcgm.oracles import LogisticLoss
 
 LOSS = LogisticLoss()
@@ -49,6 +49,61 @@ def test_signed_rows_act_like_the_written_out_matrix(fit_intercept, with_signs, 
     )
     # Inputs untouched.
     assert isinstance(A, _SignedRows) and A.X is X
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        slice(None),
+        slice(3, 11),
+        slice(2, 40, 3),
+        slice(30, 5, -4),
+        slice(7, 7),
+        np.array([4, 0, 39, 4, -1, -40]),
+        np.arange(40) % 3 == 0,
+        [],
+    ],
+    ids=["all", "range", "step", "reversed", "empty", "indices", "mask", "none"],
+)
+def test_write_rows_equals_numpy_indexing_and_scaling(dtype, order, rows):
+    rng = np.random.RandomState(2)
+    X = np.asarray(rng.standard_normal((40, 5)), dtype=dtype, order=order)
+    signs = np.where(rng.uniform(size=40) < 0.5, -1.0, 1.0).astype(dtype)
+    scale, extra = rng.uniform(0.1, 2.0, 40), rng.standard_normal(40)
+    X_before = X.copy()
+    # In the dtype of X without factors; float64 once a float64 factor enters.
+    expected = signs[rows, None] * np.column_stack([X, np.ones(40, dtype)])[rows]
+    block = write_rows(X, rows, signs=signs, intercept=True, dtype=dtype)
+    assert block.dtype == dtype and block.flags.c_contiguous
+    np.testing.assert_array_equal(block, expected)
+    scaled = (signs * scale)[rows, None] * np.column_stack([X, np.ones(40)])[rows]
+    block = write_rows(
+        X, rows, signs=signs, row_scale=scale, intercept=True, extra=extra
+    )
+    np.testing.assert_allclose(
+        block, np.column_stack([scaled, extra[rows]]), rtol=1e-15, atol=0
+    )
+    np.testing.assert_array_equal(
+        write_rows(X, rows), np.asarray(X[rows], dtype=np.float64)
+    )
+    np.testing.assert_array_equal(X, X_before)
+
+
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        (np.array([0, 10]), "out of range"),
+        (np.array([-11]), "out of range"),
+        (np.ones(9, dtype=bool), "boolean index has shape"),
+        (np.array([0.5, 1.0]), "integer or boolean"),
+        (np.zeros((2, 2), dtype=int), "1-d"),
+    ],
+)
+def test_write_rows_refuses_bad_row_selections(rows, message):
+    with pytest.raises(IndexError, match=message):
+        write_rows(np.ones((10, 2)), rows)
 
 
 def test_signed_rows_of_sparse_data_are_written_out(csr_container):

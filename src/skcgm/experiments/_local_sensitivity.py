@@ -128,12 +128,15 @@ def make_logistic_classification(
     *,
     signal=2.0,
     intercept=0.5,
+    row_scale_std=0.0,
     dtype=np.float64,
     random_state=None,
 ):
     """Binary labels drawn from a logistic model on Gaussian features.
 
-    :math:`x_i \\sim N(0, I_d)`, a planted direction drawn uniformly on the
+    :math:`x_i = e^{\\sigma g_i} z_i` with :math:`z_i \\sim N(0, I_d)` and
+    :math:`g_i \\sim N(0, 1)` (:math:`\\sigma` = ``row_scale_std``, 0 by
+    default: Gaussian rows), a planted direction drawn uniformly on the
     sphere and scaled to :math:`\\|w\\| =` ``signal`` (so the margins
     :math:`w^\\top x_i` have standard deviation ``signal``), and
     :math:`P(y_i = 1) = 1 / (1 + e^{-(w^\\top x_i + c)})` with :math:`c` =
@@ -153,6 +156,12 @@ def make_logistic_classification(
         :math:`w^\\top x`.
     intercept : float, default=0.5
         The planted intercept :math:`c`.
+    row_scale_std : float, default=0.0
+        :math:`\\sigma`, the standard deviation of the logarithm of the row
+        scales. Positive values give log-normal row norms, so that a few rows
+        carry much of the leverage (the regime where importance sampling
+        differs most from uniform sampling); the margins' standard deviation
+        is then ``signal`` times :math:`e^{\\sigma^2}`.
     dtype : dtype, default=np.float64
         Dtype of ``X``.
     random_state : int, RandomState instance or None, default=None
@@ -177,7 +186,10 @@ def make_logistic_classification(
     rng = check_random_state(random_state)
     coef = rng.standard_normal(n_features)
     coef *= signal / np.linalg.norm(coef)
-    X = rng.standard_normal((n_samples, n_features)).astype(dtype, copy=False)
+    X = rng.standard_normal((n_samples, n_features))
+    if row_scale_std:
+        X *= np.exp(row_scale_std * rng.standard_normal(n_samples))[:, None]
+    X = X.astype(dtype, copy=False)
     margins = X @ coef.astype(dtype) + intercept
     probability = expit(margins)
     y = (rng.uniform(size=n_samples) < probability).astype(np.int64)

@@ -85,6 +85,7 @@ def _fit_binary(X, signs, weights, x0, *, options, seed):
             fit_intercept=fit_intercept,
             sample_size=options["sample_size"],
             sampling=sampling,
+            scores=options["scores"],
             max_iter=options["max_iter"],
             tol=options["tol"],
             max_inner_iter=options["max_inner_iter"],
@@ -240,6 +241,17 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
         the exact proximal point method, which converges to the minimizer of
         the objective (the same as
         :class:`~sklearn.linear_model.LogisticRegression`'s).
+
+    scores : {'theorem10', 'theorem9', 'leverage_only'}, default='theorem10'
+        Which local-sensitivity bound ``sampling='local_sensitivity'``
+        draws by (:func:`~skcgm.optim.local_sensitivity_scores`): the
+        paper's Theorem 10 (Algorithm 2, line 7), the bound of Theorem 9
+        for the local quadratic model alone, or its leverage term alone.
+        Theorem 10 adds a term in :math:`\\|a_i\\|^3 \\min(r/\\lambda,
+        r^3/\\eta)` that grows as :math:`\\lambda` shrinks: with a small
+        fixed ``prox_weight`` it draws mostly the rows of largest norm, and
+        'theorem9' reaches a lower error (see the user guide). Unused by the
+        other samplings.
 
     leverage : {'exact', 'sketch'}, default='exact'
         How the leverage scores are computed: exactly in
@@ -421,6 +433,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
             Interval(Real, 0, None, closed="neither"),
         ],
         "sampling": [StrOptions({"local_sensitivity", "uniform", "leverage", "full"})],
+        "scores": [StrOptions({"theorem10", "theorem9", "leverage_only"})],
         "leverage": [StrOptions({"exact", "sketch"})],
         "sketch_size": [Interval(Integral, 1, None, closed="left"), None],
         "class_weight": [StrOptions({"balanced"}), dict, None],
@@ -443,6 +456,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
         n_iter_no_change=10,
         prox_weight="sqrt_grad",
         sampling="local_sensitivity",
+        scores="theorem10",
         leverage="exact",
         sketch_size=None,
         class_weight=None,
@@ -461,6 +475,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
         self.n_iter_no_change = n_iter_no_change
         self.prox_weight = prox_weight
         self.sampling = sampling
+        self.scores = scores
         self.leverage = leverage
         self.sketch_size = sketch_size
         self.class_weight = class_weight
@@ -486,6 +501,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
             n_iter_no_change=self.n_iter_no_change,
             prox_weight=self.prox_weight,
             sampling=self.sampling,
+            scores=self.scores,
             leverage=self.leverage,
             sketch_size=self.sketch_size,
             verbose=int(self.verbose),

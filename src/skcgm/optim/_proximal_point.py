@@ -53,7 +53,7 @@ from ..oracles._leverage import (
 from ..oracles._sampling import importance_sample
 from ..utils._blocks import row_blocks, single_threaded_blas
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
-from ._signed_rows import signed_rows
+from ._signed_rows import signed_rows, write_rows
 
 __all__ = [
     "ProximalPointResult",
@@ -268,8 +268,17 @@ class _Problem:
     def weighted_cubed_row_norms(self):
         """:math:`u_i \\|a_i\\|^3`, computed once (the constants of Theorem 10)."""
         if not hasattr(self, "_weighted_cubed_row_norms"):
-            self._weighted_cubed_row_norms = self.u * _row_norms(self.A) ** 3
+            cubed = _row_norms(self.A)
+            cubed *= cubed * cubed
+            cubed *= self.u
+            self._weighted_cubed_row_norms = cubed
         return self._weighted_cubed_row_norms
+
+    def weight_fractions(self):
+        """:math:`u_i / n`, computed once."""
+        if not hasattr(self, "_weight_fractions"):
+            self._weight_fractions = self.u / self.n
+        return self._weight_fractions
 
     def evaluate(self, x):
         """F and its gradient at ``x``, with the terms the bounds reuse."""
@@ -334,13 +343,7 @@ class _ScaledRows:
         if hasattr(self.A, "block"):
             # Lazy signed rows: scale them as they are written.
             return self.A.block(rows, self.row_scale, self.extra)
-        A_rows = self.A[rows]
-        block = np.empty((A_rows.shape[0], self.shape[1]))
-        d = A_rows.shape[1]
-        np.multiply(A_rows, self.row_scale[rows, None], out=block[:, :d])
-        if self.extra is not None:
-            block[:, d] = self.extra[rows]
-        return block
+        return write_rows(self.A, rows, row_scale=self.row_scale, extra=self.extra)
 
 
 def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_size, rng):
@@ -363,13 +366,25 @@ def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_siz
     # The leverage matrix C0 = [H^{1/2} A, H^{-1/2} alpha_y] with the closed
     # form H^{-1/2} alpha_y = sqrt(u/n) f'/sqrt(f'') = -sqrt(u/n) e^{-t/2}
     # (note 1.1): no division by a vanishing f''.
-    row_scale = np.sqrt(u * f2 / n)
+    # In place where possible: at n = 10^6 each fresh temporary costs about
+    # as much as the arithmetic on it.
+    fractions = problem.weight_fractions()
+    row_scale = np.multiply(fractions, f2)
+    np.sqrt(row_scale, out=row_scale)
     root = loss.sqrt_derivative_ratio(margins)
-    extra = np.sqrt(u / n) * root
+    # Delta's terms f - f'^2 / (2 f''), with f'^2 / f'' = e^{-t} the square of
+    # the extra column's root; -inf when a margin below -709 overflows e^{-t}
+    # (then beta = inf).
+    with np.errstate(over="ignore"):
+        terms = np.square(root)
+    terms *= -0.5
+    terms += f0
+    extra = root
+    extra *= np.sqrt(fractions)
     # Scale the extra column to unit max-norm, and its ridge by the square of
     # the same factor (the leverage is unchanged): e^{-t/2} reaches 1e217 at
     # t = -1000 and its square would overflow the Gram matrix.
-    extra_scale = float(np.max(np.abs(extra)))
+    extra_scale = max(float(extra.max()), -float(extra.min()))
     extra_scale = 1.0 / extra_scale if extra_scale > 0 else 1.0
     extra *= extra_scale
     if sp.issparse(A):
@@ -424,12 +439,8 @@ def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_siz
     # The model's linear term is the gradient of F at the centre.
     model_min, _ = _trust_region_minimum(Q, point.gradient, radius)
     eta = const + model_min
-    # Delta = sum_i (u_i/n) [f_i - f'_i^2 / (2 f''_i)] (errata T1, T2); -inf
-    # when a margin below -709 overflows e^{-t} (then beta = inf). Rows with
-    # u_i = 0 are left out rather than multiplied (0 * inf).
-    # f'^2 / f'' = e^{-t} is the square of the extra column's root.
-    with np.errstate(over="ignore"):
-        terms = f0 - 0.5 * np.square(root)
+    # Delta = sum_i (u_i/n) [f_i - f'_i^2 / (2 f''_i)] (errata T1, T2). Rows
+    # with u_i = 0 are left out rather than multiplied (0 * inf).
     if problem.all_weighted:
         delta = float(u @ terms) / n
     else:
@@ -438,7 +449,9 @@ def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_siz
     info.update(delta=delta, eta=eta, model_center=const)
     if eta > 0:
         beta = max(1.0, 1.0 - delta / eta)
-        additive = u * f0 / (n * eta)
+        # u_i f_i / (n eta), in the buffer of Delta's terms.
+        additive = np.multiply(fractions, f0, out=terms)
+        additive /= eta
         info["bound_valid"] = True
     else:
         # The model is not positive on the ball: Theorem 9 does not apply.
@@ -447,7 +460,7 @@ def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_siz
         info["bound_valid"] = False
     info["beta"] = beta
     if np.isfinite(beta):
-        result = beta * lev
+        result = np.multiply(lev, beta)
         result += additive
     else:
         # An infinite bound wherever the leverage is positive (not inf * 0).
@@ -460,7 +473,8 @@ def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_siz
         if eta > 0:
             factor = min(factor, radius**3 / eta)
         factor *= loss.third_derivative_bound / (6.0 * n)
-        result += factor * problem.weighted_cubed_row_norms()
+        # Into the buffer of the row scales, free once the Gram matrix is built.
+        result += np.multiply(problem.weighted_cubed_row_norms(), factor, out=row_scale)
     info["total_sensitivity"] = float(result.sum())
     return result, info
 
@@ -896,7 +910,13 @@ def approximate_proximal_point(
             default='local_sensitivity'
         The distribution of the draws (see above).
     scores : {'theorem10', 'theorem9', 'leverage_only'}, default='theorem10'
-        Which sensitivity bound 'local_sensitivity' samples by.
+        Which sensitivity bound 'local_sensitivity' samples by
+        (:func:`local_sensitivity_scores`): Algorithm 2's Theorem 10,
+        Theorem 9's bound for the local quadratic model, or its leverage
+        term alone. Theorem 10's extra
+        term grows like :math:`r_t/\\lambda_t`; with a small fixed
+        ``prox_weight`` it follows the rows of largest norm and
+        'theorem9' samples better.
     prox_weight : 'sqrt_grad' or float, default='sqrt_grad'
         :math:`\\lambda_t`: :math:`\\sqrt{\\|\\nabla F(x_{t-1})\\|}` (Algorithm 2)
         or a fixed positive value.

@@ -13,6 +13,9 @@ gives the products and the row blocks the solver needs straight from ``X``.
 import numpy as np
 import scipy.sparse as sp
 
+from ..utils._blocks import map_row_blocks
+from ._signed_rows_fast import write_rows as _write_rows
+
 
 class _SignedRows:
     """Read-only :math:`A = \\operatorname{diag}(b)\\,[X, \\mathbf 1]`.
@@ -46,7 +49,9 @@ class _SignedRows:
 
     def __init__(self, X, signs, fit_intercept):
         self.X = X
-        self.signs = None if signs is None else signs.astype(X.dtype, copy=False)
+        self.signs = (
+            None if signs is None else np.ascontiguousarray(signs, dtype=X.dtype)
+        )
         self.fit_intercept = bool(fit_intercept)
         self.n_features = X.shape[1]
         self.shape = (X.shape[0], X.shape[1] + int(self.fit_intercept))
@@ -68,7 +73,12 @@ class _SignedRows:
 
     def rmatvec(self, v):
         weighted = v if self.signs is None else v * self.signs
-        product = self.X.T @ weighted
+        # On threads by row blocks: BLAS runs this transposed product on one
+        # core.
+        parts = map_row_blocks(
+            lambda rows: self.X[rows].T @ weighted[rows], self.shape[0], 1
+        )
+        product = np.sum(parts, axis=0)
         if self.fit_intercept:
             product = np.append(product, weighted.sum(dtype=product.dtype))
         return product
@@ -84,27 +94,26 @@ class _SignedRows:
         ``rows`` here; the block is a new float64 array when either is
         given, else in the dtype of ``X``.
         """
-        X_rows = self.X[rows]
-        scale = None if self.signs is None else self.signs[rows]
-        if row_scale is not None:
-            scale = row_scale[rows] if scale is None else scale * row_scale[rows]
         dtype = self.dtype if row_scale is None and extra is None else np.float64
-        width = self.shape[1] + int(extra is not None)
-        block = np.empty((X_rows.shape[0], width), dtype=dtype)
-        d = self.n_features
-        if scale is None:
-            block[:, :d] = X_rows
-        else:
-            np.multiply(X_rows, scale[:, None], out=block[:, :d])
-        if self.fit_intercept:
-            block[:, d] = 1 if scale is None else scale
-        if extra is not None:
-            block[:, -1] = extra[rows]
-        return block
+        return write_rows(
+            self.X,
+            rows,
+            signs=self.signs,
+            row_scale=row_scale,
+            intercept=self.fit_intercept,
+            extra=extra,
+            dtype=dtype,
+        )
 
     def squared_row_norms(self):
         """:math:`\\|a_i\\|^2 = \\|x_i\\|^2 + 1` (the signs do not count), float64."""
-        norms = np.einsum("ij,ij->i", self.X, self.X, dtype=np.float64)
+        norms = np.empty(self.shape[0])
+
+        def fill(rows):
+            X_rows = self.X[rows]
+            norms[rows] = np.einsum("ij,ij->i", X_rows, X_rows, dtype=np.float64)
+
+        map_row_blocks(fill, self.shape[0], self.n_features)
         if self.fit_intercept:
             norms += 1.0
         return norms
@@ -118,6 +127,87 @@ class _Transposed:
 
     def __matmul__(self, v):
         return self.rows.rmatvec(v)
+
+
+def _selected_rows(rows, n):
+    """``(start, indices, count)`` of ``rows``: a slice with unit step gives
+    its start and no indices; anything else gives checked indices in
+    ``[0, n)``, as NumPy's indexing would read them."""
+    if isinstance(rows, slice):
+        start, stop, step = rows.indices(n)
+        if step == 1:
+            return start, None, max(0, stop - start)
+        rows = np.arange(start, stop, step)
+    rows = np.asarray(rows)
+    if rows.dtype == bool:
+        if rows.shape != (n,):
+            raise IndexError(
+                f"boolean index has shape {rows.shape}; the rows need shape ({n},)."
+            )
+        rows = np.flatnonzero(rows)
+    if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+        raise IndexError("rows must be a slice, or a 1-d integer or boolean array.")
+    rows = rows.astype(np.intp, copy=False)
+    if rows.size and (rows.min() < -n or rows.max() >= n):
+        raise IndexError(f"row index out of range for {n} rows.")
+    if rows.size and rows.min() < 0:
+        rows = np.where(rows < 0, rows + n, rows)
+    return 0, np.ascontiguousarray(rows), rows.size
+
+
+def write_rows(
+    X,
+    rows,
+    *,
+    signs=None,
+    row_scale=None,
+    intercept=False,
+    extra=None,
+    dtype=np.float64,
+):
+    """Rows of :math:`[\\operatorname{diag}(s \\odot b) [X, \\mathbf 1], e]`.
+
+    A new array; one compiled pass writes it (:mod:`._signed_rows_fast`): the
+    exact leverage scores write every block of the data twice per round.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Dense float32 or float64 data.
+    rows : slice or array of int or bool
+        The rows to write, as for ``X[rows]``.
+    signs : ndarray of shape (n_samples,) in the dtype of ``X``, default=None
+        Labels :math:`b`; None means ones.
+    row_scale : ndarray of shape (n_samples,), default=None
+        Float64 row factors :math:`s`; None means ones.
+    intercept : bool, default=False
+        Append the column :math:`s \\odot b`.
+    extra : ndarray of shape (n_samples,), default=None
+        Float64 last column :math:`e`, not scaled.
+    dtype : {np.float32, np.float64}, default=np.float64
+        Dtype of the block.
+
+    Returns
+    -------
+    block : ndarray of shape (n_rows, n_features + intercept + (extra given))
+        C-contiguous.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim._signed_rows import write_rows
+    >>> X = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> write_rows(X, [2, 0], signs=np.array([1.0, 1.0, -1.0]), intercept=True)
+    array([[-5., -6., -1.],
+           [ 1.,  2.,  1.]])
+    """
+    n, d = X.shape
+    start, indices, count = _selected_rows(rows, n)
+    width = d + int(intercept) + int(extra is not None)
+    block = np.empty((count, width), dtype=dtype)
+    if count:
+        _write_rows(X, start, indices, signs, row_scale, intercept, extra, block)
+    return block
 
 
 def signed_rows(X, signs=None, fit_intercept=False):

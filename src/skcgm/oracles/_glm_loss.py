@@ -22,6 +22,9 @@ that :math:`H^{-1/2}\\alpha` never divides by a vanishing :math:`f''` (note
 import numpy as np
 from scipy.special import expit
 
+from ..utils._blocks import map_row_blocks
+from ._glm_loss_fast import logistic_terms
+
 __all__ = ["LogisticLoss"]
 
 
@@ -170,22 +173,17 @@ class LogisticLoss:
         :math:`\\sigma(-t) = e / (1 + e)` or :math:`1 / (1 + e)` by the sign
         of :math:`t`, and :math:`f'' = e / (1 + e)^2`, the same stable forms
         as :meth:`value`, :meth:`derivative` and :meth:`second_derivative`
-        (equal to rounding), at a third of their cost.
+        (equal to rounding), in one compiled pass over row blocks.
         """
-        # In place where possible: at n = 10^6 fresh temporaries cost as
-        # much as the arithmetic.
-        e = np.abs(t)
-        np.negative(e, out=e)
-        np.exp(e, out=e)
-        one_plus = e + 1.0
-        value = np.log1p(e)
-        value -= np.minimum(t, 0.0)
-        low = np.where(t >= 0, e, 1.0)
-        low /= one_plus
-        np.negative(low, out=low)
-        second = np.divide(e, one_plus, out=e)
-        second /= one_plus
-        return value, low, second
+        t = np.ascontiguousarray(t, dtype=np.float64)
+        value, first, second = np.empty_like(t), np.empty_like(t), np.empty_like(t)
+        flat = [a.reshape(-1) for a in (t, value, first, second)]
+
+        def fill(rows):
+            logistic_terms(*flat, rows.start, rows.stop)
+
+        map_row_blocks(fill, t.size, 1)
+        return value, first, second
 
     def third_derivative(self, t):
         """The third derivative :math:`f'''(t) = f''(t)(1 - 2\\sigma(t))`.

@@ -153,7 +153,8 @@ def _leverage_from_gram(C, gram, ridge):
     def solve(block_T):
         return inverse @ block_T
 
-    return np.clip(_row_norms_of_transform(C, solve), 0.0, 1.0)
+    scores = _row_norms_of_transform(C, solve)
+    return np.clip(scores, 0.0, 1.0, out=scores)
 
 
 def _default_jl_components(n):
@@ -199,7 +200,8 @@ def _sketched_leverage(C, ridge, sketch_size, random_state):
     def solve(block_T):
         return projection.T @ block_T
 
-    return np.clip(_row_norms_of_transform(C, solve), 0.0, 1.0), upper
+    scores = _row_norms_of_transform(C, solve)
+    return np.clip(scores, 0.0, 1.0, out=scores), upper
 
 
 @validate_params(
