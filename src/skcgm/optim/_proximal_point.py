@@ -913,10 +913,9 @@ def approximate_proximal_point(
         Which sensitivity bound 'local_sensitivity' samples by
         (:func:`local_sensitivity_scores`): Algorithm 2's Theorem 10,
         Theorem 9's bound for the local quadratic model, or its leverage
-        term alone. Theorem 10's extra
-        term grows like :math:`r_t/\\lambda_t`; with a small fixed
-        ``prox_weight`` it follows the rows of largest norm and
-        'theorem9' samples better.
+        term alone. Theorem 10's extra term grows like
+        :math:`r_t/\\lambda_t`; with a small fixed ``prox_weight`` it
+        follows the rows of largest norm, and 'theorem9' samples better.
     prox_weight : 'sqrt_grad' or float, default='sqrt_grad'
         :math:`\\lambda_t`: :math:`\\sqrt{\\|\\nabla F(x_{t-1})\\|}` (Algorithm 2)
         or a fixed positive value.
