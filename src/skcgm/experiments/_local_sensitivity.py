@@ -138,7 +138,8 @@ def make_logistic_classification(
     :math:`g_i \\sim N(0, 1)` (:math:`\\sigma` = ``row_scale_std``, 0 by
     default: Gaussian rows), a planted direction drawn uniformly on the
     sphere and scaled to :math:`\\|w\\| =` ``signal`` (so the margins
-    :math:`w^\\top x_i` have standard deviation ``signal``), and
+    :math:`w^\\top x_i` have standard deviation ``signal`` when
+    :math:`\\sigma = 0`), and
     :math:`P(y_i = 1) = 1 / (1 + e^{-(w^\\top x_i + c)})` with :math:`c` =
     ``intercept``. Unlike the sign labels of
     :func:`make_sensitivity_synthetic`, the classes overlap: a well-posed,
