@@ -33,10 +33,18 @@ projections' small solves ran up to 20 times slower):
    (1-1/e) guarantee is not claimed there: the part times one round of each
    learner (the objective's evaluations excluded), T = ``--nuclear-horizon``
    rounds, median over the seeds, and reports their mean rewards.
+4. **How POBGA's LMO calls scale** (``--lmo-scaling``, off by default, about
+   6 minutes). POBGA on the NQP of part 1, one seed, T in {1e3, 3e3, 1e4}
+   (``--lmo-scaling-max-horizon``): the practical preset under the three
+   adversaries, and the i.i.d. stream with c_eps ten times smaller and ten
+   times larger (``eps = c_eps R^2 / sqrt(T)``). Per T it prints the LMO
+   calls, the calls per infeasible projection and the median of
+   ||x_m - y_{m+1}||^2 / eps over the blocks, the ratio that bound (15)
+   depends on; per configuration, the log-log slope of the calls.
 
 Usage::
 
-    python benchmarks/bench_online.py [--json PATH] [--seeds 3]
+    python benchmarks/bench_online.py [--json PATH] [--seeds 3] [--lmo-scaling]
     python benchmarks/bench_online.py --max-horizon 3000 --seeds 1   # a smoke run
 """
 
@@ -77,6 +85,14 @@ TARGET_REGRET_SLOPE = 0.8
 TARGET_LMO_SLOPE = (0.9, 1.1)
 TARGET_COMM_SLOPE = (0.45, 0.55)
 TARGET_NUCLEAR_RATIO = 0.3
+# Part 4: (label, adversary, c_eps); None is the practical preset's c_eps.
+LMO_SCALING_CASES = (
+    ("practical, iid", "iid", None),
+    ("practical, switching", "switching", None),
+    ("practical, fixed", "fixed", None),
+    ("c_eps = 0.005, iid", "iid", 0.005),
+    ("c_eps = 0.5, iid", "iid", 0.5),
+)
 # Part 3.
 SHAPE = (50, 50)
 NUCLEAR_RADIUS = 10.0
@@ -175,6 +191,37 @@ def _dpobga_part(horizons, n_nodes, report):
     return out
 
 
+def _lmo_scaling_part(horizons, report):
+    """POBGA's realized LMO calls against T, per adversary and c_eps."""
+    out = {}
+    for label, adversary, c_eps in LMO_SCALING_CASES:
+        case = {}
+        for T in horizons:
+            report(f"LMO scaling: {label}, T={T}")
+            lmo, objectives = make_online_nqp(
+                N_FEATURES,
+                N_CONSTRAINTS,
+                T,
+                adversary=adversary,
+                noise=NOISE,
+                random_state=SEED,
+            )
+            eps = None if c_eps is None else c_eps * lmo.radius**2 / math.sqrt(T)
+            learner = POBGA(lmo, T, eps=eps, random_state=SEED + 100)
+            result = run_online(learner, objectives, random_state=SEED + 200)
+            dist2 = np.asarray(learner.history_["dist2"])
+            case[T] = {
+                "n_lmo_calls": result.n_lmo_calls,
+                "n_projections": result.n_projections,
+                "calls_per_projection": result.n_lmo_calls / result.n_projections,
+                "dist2_over_eps": float(np.median(dist2) / learner.eps_),
+                "mean_reward": float(result.rewards.mean()),
+            }
+        case["slope"] = _slope(horizons, [case[T]["n_lmo_calls"] for T in horizons])
+        out[label] = case
+    return out
+
+
 class _MatrixReward:
     """f(X) = <B, X> - (mu/2) ||X||_F^2 on flattened matrices, sphere gradient noise."""
 
@@ -249,6 +296,11 @@ def _nuclear_part(horizon, seeds, report):
     return out
 
 
+def _slope_text(slope, digits=3):
+    """A slope for the report; a dash when there is none (a single T)."""
+    return "—" if slope is None else f"{slope:.{digits}f}"
+
+
 def _verdict(ok):
     return "met" if ok else "NOT met"
 
@@ -274,6 +326,17 @@ def main(argv=None):
     parser.add_argument(
         "--nuclear-horizon", type=int, default=10000, help="T of part 3 (10000)"
     )
+    parser.add_argument(
+        "--lmo-scaling",
+        action="store_true",
+        help="also run part 4, POBGA's LMO calls per adversary and c_eps",
+    )
+    parser.add_argument(
+        "--lmo-scaling-max-horizon",
+        type=int,
+        default=10000,
+        help="largest T of part 4 (10000)",
+    )
     args = parser.parse_args(argv)
     machine = machine_info()
 
@@ -293,6 +356,8 @@ def main(argv=None):
         regret, runs = _regret_part(all_T, grids, args.seeds, report)
         dpobga = _dpobga_part(horizons, args.dp_nodes, report)
         nuclear = _nuclear_part(args.nuclear_horizon, args.seeds, report)
+        scaling_T = tuple(T for T in HORIZONS if T <= args.lmo_scaling_max_horizon)
+        scaling = _lmo_scaling_part(scaling_T, report) if args.lmo_scaling else None
     total = time.perf_counter() - start
 
     # Part 1 table: one column per learner.
@@ -369,7 +434,7 @@ def main(argv=None):
         ("time", "time in the learner (s)", ".2f"),
     ]
     print(format_table({f"T={T}": dpobga[T] for T in horizons}, dp_rows, 1))
-    print(f"log-log slope of the exchange rounds: {dpobga['slope']:.3f}")
+    print(f"log-log slope of the exchange rounds: {_slope_text(dpobga['slope'])}")
 
     print(
         f"\nPart 3: {SHAPE[0]}x{SHAPE[1]} matrices, nuclear-norm ball of radius "
@@ -400,6 +465,30 @@ def main(argv=None):
     )
     print(f"POBGA / OBGA time per round: {nuclear['ratio']:.3f}")
 
+    if scaling is not None:
+        print(
+            f"\nPart 4: POBGA's LMO calls on the NQP of part 1, one seed, per "
+            f"adversary and c_eps (eps = c_eps R^2/sqrt(T)); the preset's c_eps is "
+            f"{c_eps:g}. Per T: LMO calls / calls per infeasible projection / "
+            f"median ||x_m - y_(m+1)||^2 / eps over the blocks.\n"
+        )
+        columns = {
+            f"T={T}": {
+                label: (
+                    f"{case[T]['n_lmo_calls']} / "
+                    f"{case[T]['calls_per_projection']:.1f} / "
+                    f"{case[T]['dist2_over_eps']:.2f}"
+                )
+                for label, case in scaling.items()
+            }
+            for T in scaling_T
+        }
+        columns["slope"] = {
+            label: _slope_text(case["slope"], 2) for label, case in scaling.items()
+        }
+        rows = [(label, label, "s") for label in scaling]
+        print(format_table(columns, rows, 1))
+
     print("\nTargets (issue 7):")
     regret_ok = (
         pobga["regret1"] < mono["regret1"]
@@ -422,7 +511,7 @@ def main(argv=None):
     print(
         f"  [{_verdict(slope1 is not None and slope1 <= TARGET_REGRET_SLOPE)}] POBGA "
         f"log-log regret slope <= {TARGET_REGRET_SLOPE}: 1-regret slope "
-        f"{slope1 if slope1 is None else round(slope1, 3)}; {alpha_text}"
+        f"{_slope_text(slope1)}; {alpha_text}"
     )
     low, high = TARGET_LMO_SLOPE
     for name in ("POBGA", "Mono-FW"):
@@ -430,13 +519,14 @@ def main(argv=None):
         ok = slope is not None and low <= slope <= high
         print(
             f"  [{_verdict(ok)}] {name}: LMO calls linear in T (slope 1 +/- 0.1): "
-            f"slope {slope:.3f}; calls per round at T={T_top}: "
+            f"slope {_slope_text(slope)}; calls per round at T={T_top}: "
             f"{regret[name][T_top]['n_lmo_calls'] / T_top:.3f}"
         )
     low, high = TARGET_COMM_SLOPE
+    comm = dpobga["slope"]
     print(
-        f"  [{_verdict(low <= dpobga['slope'] <= high)}] DPOBGA communication slope "
-        f"0.5 +/- 0.05: {dpobga['slope']:.3f}"
+        f"  [{_verdict(comm is not None and low <= comm <= high)}] DPOBGA "
+        f"communication slope 0.5 +/- 0.05: {_slope_text(comm)}"
     )
     print(
         f"  [{_verdict(nuclear['ratio'] <= TARGET_NUCLEAR_RATIO)}] nuclear ball 50x50: "
@@ -476,6 +566,12 @@ def main(argv=None):
             },
             "dpobga": {str(k): v for k, v in dpobga.items()},
             "nuclear": nuclear,
+            "lmo_scaling": None
+            if scaling is None
+            else {
+                label: {str(k): v for k, v in case.items()}
+                for label, case in scaling.items()
+            },
             "total_time_s": total,
         }
         write_json(args.json, machine, config, payload)

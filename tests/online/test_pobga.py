@@ -344,6 +344,25 @@ def test_pobga_regret_and_lmo_slopes_on_nqp():
     assert pobga_regret < alpha_regret(mono.rewards, objectives, lmo)[-1]
 
 
+def test_pobga_lmo_calls_per_projection_do_not_grow_with_the_horizon():
+    # User guide, "Blocks, counts and presets": a block's squared displacement
+    # D_m shrinks like T^(-1/2), as eps does, so D_m / eps and the LMO calls
+    # of a projection stay put, and the total grows like sqrt(T), not like the
+    # O(T) of eq. 15's worst case (which would give 4x more per projection
+    # over this 16x range of T).
+    lmo = CappedSimplexLMO(2.0, n_features=5)
+    per_projection, ratios = [], []
+    for T in (400, 6400):
+        learner = POBGA(lmo, T, random_state=0)
+        result = run_online(learner, _objectives(5, T, noise=0.1), random_state=0)
+        assert result.n_projections == math.isqrt(T)
+        assert sum(learner.history_["lmo_calls"]) == result.n_lmo_calls
+        per_projection.append(result.n_lmo_calls / result.n_projections)
+        ratios.append(np.median(learner.history_["dist2"]) / learner.eps_)
+    assert ratios[1] == pytest.approx(ratios[0], rel=0.1)
+    assert 1 / 1.5 <= per_projection[1] / per_projection[0] <= 1.5
+
+
 def test_pobga_theory_preset_plays_zero_while_R2_is_below_3_eps():
     # R^2 <= 3 eps = 1215 R^2 / sqrt(T) for T <= 1215^2: the Frank-Wolfe
     # routine of Algorithm 4 returns x = 0 at its first closeness test, after
