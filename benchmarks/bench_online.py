@@ -85,6 +85,10 @@ TARGET_REGRET_SLOPE = 0.8
 TARGET_LMO_SLOPE = (0.9, 1.1)
 TARGET_COMM_SLOPE = (0.45, 0.55)
 TARGET_NUCLEAR_RATIO = 0.3
+# Part 3.
+SHAPE = (50, 50)
+NUCLEAR_RADIUS = 10.0
+MU = 0.1
 # Part 4: (label, adversary, c_eps); None is the practical preset's c_eps.
 LMO_SCALING_CASES = (
     ("practical, iid", "iid", None),
@@ -93,10 +97,6 @@ LMO_SCALING_CASES = (
     ("c_eps = 0.005, iid", "iid", 0.005),
     ("c_eps = 0.5, iid", "iid", 0.5),
 )
-# Part 3.
-SHAPE = (50, 50)
-NUCLEAR_RADIUS = 10.0
-MU = 0.1
 
 
 def _learner(name, lmo, horizon, seed):
@@ -549,6 +549,7 @@ def main(argv=None):
                 "adversary": "iid",
             },
             "nuclear": {"shape": SHAPE, "radius": NUCLEAR_RADIUS, "mu": MU},
+            "lmo_scaling_cases": LMO_SCALING_CASES if args.lmo_scaling else None,
             "seed": SEED,
         }
         payload = {
