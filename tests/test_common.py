@@ -26,12 +26,9 @@ from sklearn.utils.estimator_checks import (
 )
 
 import skcgm
-from skcgm.utils._test_common import (
-    INIT_PARAMS,
-    _expected_failed_checks,
-    _tested_estimators,
-)
+from skcgm.utils._test_common import INIT_PARAMS, _tested_estimators
 from skcgm.utils.discovery import all_estimators
+from skcgm.utils.estimator_checks import expected_failed_checks
 
 # Warnings the checks trigger on purpose (one sample, constant data, ...).
 _CHECK_WARNINGS = (FutureWarning, ConvergenceWarning, UserWarning, LinAlgWarning)
@@ -42,8 +39,8 @@ def _estimator_id(estimator):
 
 
 def _run_check(check, estimator, request, ignore=_CHECK_WARNINGS):
-    """Run ``check`` on ``estimator``, honouring ``EXPECTED_FAILED_CHECKS``."""
-    reason = _expected_failed_checks(estimator).get(check.__name__)
+    """Run ``check`` on ``estimator``, honouring its expected failures."""
+    reason = expected_failed_checks(estimator).get(check.__name__)
     if reason is not None:
         request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
     with warnings.catch_warnings():
@@ -56,7 +53,7 @@ def _run_check(check, estimator, request, ignore=_CHECK_WARNINGS):
 # expected failure strict, so a listed check that starts passing fails the run.
 # (No xfail_strict= keyword: scikit-learn 1.6.1, the floor, does not have it.)
 @parametrize_with_checks(
-    list(_tested_estimators()), expected_failed_checks=_expected_failed_checks
+    list(_tested_estimators()), expected_failed_checks=expected_failed_checks
 )
 def test_sklearn_compatible_estimator(estimator, check):
     with warnings.catch_warnings():

@@ -10,7 +10,7 @@ from sklearn.base import _fit_context
 
 # The decision_function/predict/score of every linear classifier; only
 # scikit-learn's private _base module defines it.
-from sklearn.linear_model._base import LinearClassifierMixin
+from sklearn.linear_model._base import LinearClassifierMixin, SparseCoefMixin
 from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 from sklearn.utils._param_validation import (
     HasMethods,
@@ -28,6 +28,7 @@ __all__ = [
     "Interval",
     "LinearClassifierMixin",
     "RealNotInt",
+    "SparseCoefMixin",
     "StrOptions",
     "_check_sample_weight",
     "_fit_context",

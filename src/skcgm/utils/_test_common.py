@@ -1,19 +1,14 @@
-"""Instances and expected failures for the common estimator checks.
+"""Fast instances of every estimator for the common estimator checks.
 
 The single home of the parameters used to build fast test instances of every
-estimator (``INIT_PARAMS``) and of the scikit-learn checks each estimator is
-known to fail (``EXPECTED_FAILED_CHECKS``), in the manner of scikit-learn's
-``sklearn/utils/_test_common/instance_generator.py``.
+estimator (``INIT_PARAMS``), in the manner of scikit-learn's
+``sklearn/utils/_test_common/instance_generator.py``. The checks each estimator
+is expected to fail are public:
+:func:`skcgm.utils.estimator_checks.expected_failed_checks`.
 
-Both dictionaries are keyed by estimator class. They are built on first access
-from tables keyed by class name, through
-:func:`skcgm.utils.discovery.all_estimators`, so this module imports even while
-an estimator listed here does not exist yet.
-
-Only the sample-weight equivalence checks of stochastic fits may be listed in
-``EXPECTED_FAILED_CHECKS`` without further argument; anything else needs a
-tracking issue. pytest runs with ``xfail_strict = true``, so an entry whose
-check starts passing turns the suite red and must be removed.
+``INIT_PARAMS`` is keyed by estimator class. It is built on first access from a
+table keyed by class name, through :func:`skcgm.utils.discovery.all_estimators`,
+so this module imports even while an estimator listed here does not exist yet.
 """
 
 # Authors: The skcgm developers
@@ -39,60 +34,6 @@ _INIT_PARAMS_BY_NAME = {
     "SumOfMinKMeans": dict(max_iter=20, n_init=1),
 }
 
-# Reason shared by the sample-weight equivalence checks of stochastic fits.
-_SEEDING_DRAWS_DIFFER = (
-    "k-means++ seeding draws from the weighted samples: a repeated sample "
-    "and its integer weight give different random draws, so the fits differ "
-    "(sklearn lists the same expected failure for KMeans)."
-)
-
-# Reason of the same checks for the AdaGrad family.
-_ADAGRAD_NOT_LINEAR_IN_WEIGHTS = (
-    "a weight scales a sample's gradient, whose square enters the AdaGrad "
-    "preconditioner: one step with weight 2 is not two steps on a repeated "
-    "sample, and shuffled mini-batches differ (sklearn lists the same "
-    "expected failure for SGDClassifier)."
-)
-
-# Reason of the same checks for importance sampling.
-_IMPORTANCE_SAMPLING_DRAWS_DIFFER = (
-    "rows are drawn from the n_samples rows with probabilities proportional to "
-    "their weighted sensitivities: a repeated row and its integer weight give "
-    "the same objective but different draws, so the fits agree only in "
-    "expectation (and at convergence with sampling='full')."
-)
-
-# {class name: {check name: one-line reason}}.
-_EXPECTED_FAILED_CHECKS_BY_NAME = {
-    "CompAdaGradClassifier": {
-        "check_sample_weight_equivalence_on_dense_data": (
-            _ADAGRAD_NOT_LINEAR_IN_WEIGHTS
-        ),
-        "check_sample_weight_equivalence_on_sparse_data": (
-            _ADAGRAD_NOT_LINEAR_IN_WEIGHTS
-        ),
-    },
-    "GPCAClusterer": {
-        "check_sample_weight_equivalence_on_dense_data": _SEEDING_DRAWS_DIFFER,
-        "check_sample_weight_equivalence_on_sparse_data": _SEEDING_DRAWS_DIFFER,
-    },
-    "LocalSensitivityLogistic": {
-        "check_sample_weight_equivalence_on_dense_data": (
-            _IMPORTANCE_SAMPLING_DRAWS_DIFFER
-        ),
-        "check_sample_weight_equivalence_on_sparse_data": (
-            _IMPORTANCE_SAMPLING_DRAWS_DIFFER
-        ),
-    },
-    "MixedLinearRegressor": {
-        "check_sample_weight_equivalence_on_dense_data": _SEEDING_DRAWS_DIFFER,
-    },
-    "SumOfMinKMeans": {
-        "check_sample_weight_equivalence_on_dense_data": _SEEDING_DRAWS_DIFFER,
-        "check_sample_weight_equivalence_on_sparse_data": _SEEDING_DRAWS_DIFFER,
-    },
-}
-
 
 def _by_class(table):
     """Re-key ``table`` by the estimator classes that exist now."""
@@ -103,12 +44,10 @@ def _by_class(table):
 
 
 def __getattr__(name):
-    # PEP 562: INIT_PARAMS and EXPECTED_FAILED_CHECKS are built on first access,
+    # PEP 562: INIT_PARAMS is built on first access,
     # once the estimator modules can be imported.
     if name == "INIT_PARAMS":
         value = _by_class(_INIT_PARAMS_BY_NAME)
-    elif name == "EXPECTED_FAILED_CHECKS":
-        value = _by_class(_EXPECTED_FAILED_CHECKS_BY_NAME)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
@@ -137,19 +76,3 @@ def _tested_estimators(type_filter=None):
 
     for _, Estimator in all_estimators(type_filter=type_filter):
         yield _construct_instance(Estimator)
-
-
-def _expected_failed_checks(estimator):
-    """The checks ``estimator`` is expected to fail, with their reasons.
-
-    Parameters
-    ----------
-    estimator : estimator instance
-        The estimator under test.
-
-    Returns
-    -------
-    failed_checks : dict
-        ``{check name: reason}``; empty when every check should pass.
-    """
-    return dict(_EXPECTED_FAILED_CHECKS_BY_NAME.get(type(estimator).__name__, {}))
