@@ -15,6 +15,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import (
     check_dataframe_column_names_consistency,
+    check_estimator,
     check_get_feature_names_out_error,
     check_global_output_transform_pandas,
     check_param_validation,
@@ -60,6 +61,49 @@ def test_sklearn_compatible_estimator(estimator, check):
         for category in _CHECK_WARNINGS:
             warnings.simplefilter("ignore", category)
         check(estimator)
+
+
+@pytest.mark.parametrize(
+    "Estimator",
+    [Estimator for _, Estimator in all_estimators()],
+    ids=[name for name, _ in all_estimators()],
+)
+def test_check_estimator_with_published_expected_failures(Estimator):
+    # What a user runs in a plain script: the default instance, scikit-learn's
+    # check_estimator and skcgm's published expected failures, nothing else.
+    estimator = Estimator()
+    with warnings.catch_warnings():
+        for category in _CHECK_WARNINGS:
+            warnings.simplefilter("ignore", category)
+        results = check_estimator(
+            estimator,
+            expected_failed_checks=expected_failed_checks(estimator),
+            on_skip=None,
+            on_fail=None,
+        )
+    failed = {
+        result["check_name"]: repr(result["exception"])
+        for result in results
+        if result["status"] == "failed"
+    }
+    assert not failed
+
+
+def test_expected_failed_checks_of_foreign_estimators_is_empty():
+    from sklearn.cluster import KMeans
+
+    assert expected_failed_checks(KMeans()) == {}
+
+
+@pytest.mark.parametrize(
+    "Estimator",
+    [Estimator for _, Estimator in all_estimators()],
+    ids=[name for name, _ in all_estimators()],
+)
+def test_expected_failed_checks_have_reasons(Estimator):
+    for check_name, reason in expected_failed_checks(Estimator()).items():
+        assert check_name.startswith("check_")
+        assert isinstance(reason, str) and len(reason) > 20
 
 
 # The checks below are not yielded by parametrize_with_checks; scikit-learn and

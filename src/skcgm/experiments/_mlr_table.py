@@ -11,8 +11,7 @@ l2-regularized mixed linear regression objective
 
 minimized by Algorithm 7 (Lloyd with the ridge group minimizer E.2) from
 three initializations: i.i.d. standard Gaussian coefficients, uniform
-seeding and the proposed generalized k-means++ seeding. See section 3.2 of
-``notes/004_sum_of_min.md``.
+seeding and the proposed generalized k-means++ seeding.
 """
 
 import os
@@ -158,7 +157,7 @@ def regularized_objective(X, y, coef, alpha=ALPHA):
 
 
 def run_failed(X, y, coef, true_coef, alpha=ALPHA):
-    """The failure criterion of Table 3 (note section 3.2).
+    """The failure criterion of Table 3 (Appendix E.2 of the paper).
 
     A run fails unless its final objective is at most the objective at the
     true coefficients, both with the ridge term:

@@ -1,6 +1,6 @@
 """SFWPO (Algorithm 5) with the exact and the LSH oracle: return and cost.
 
-The paper states no measurement (note ``000_maxip_cgm.md``, section 0): this
+The paper states no measurement: this
 experiment shows what the LSH oracle buys on the action-constrained MDP
 generator, the return reached per iteration against the candidates scored.
 """

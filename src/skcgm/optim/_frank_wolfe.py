@@ -214,11 +214,12 @@ def frank_wolfe(
     With :class:`~skcgm.oracles._lmo.ConvexHullLMO` this is Algorithm 1
     (exact scan) and Algorithm 2 (LSH index, ``approximation=c``) of the
     paper; on :math:`f(w) = \\frac12 \\|w - \\mu\\|^2` over feature vectors it
-    is Algorithm 3 (herding, exact) and Algorithm 4 (LSH). Errata applied
-    (notes ``000_maxip_cgm.md``, section 7): the LMO is always an argmin of
+    is Algorithm 3 (herding, exact) and Algorithm 4 (LSH). Two corrections
+    of the paper are applied: the LMO is always an argmin of
     :math:`\\langle \\nabla f(x_t), s \\rangle`, also for herding, where
-    Algorithm 3 prints an argmax (7.1); the approximate-oracle step
-    :math:`2/(c(t+2))` is clipped to 1 (7.3). With :math:`\\beta`-smooth
+    line 6 of Algorithm 3 prints an argmax; and the approximate-oracle step
+    :math:`2/(c(t+2))`, which exceeds 1 for :math:`t < 2/c - 2`, is clipped
+    to 1 so that the iterate stays in the hull. With :math:`\\beta`-smooth
     :math:`f`, diameter :math:`D` of the set and a :math:`c`-approximate LMO,
     step '2/(t+2)' gives :math:`h_t \\le 2\\beta D^2 / (c^2 (t+1))` (eq. 18).
 

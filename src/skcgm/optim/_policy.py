@@ -194,8 +194,8 @@ def sfwpo(
        \\rangle`, without the constant coordinate, which does not change the
        ranking. The gap is :math:`\\hat g_k(s) = \\langle \\hat a_s -
        \\pi^k(s), G_s \\rangle` (Eq. (26)).
-    4. **Step** (Algorithm 5, clipped to :math:`[0, 1]`, erratum 12 of the
-       note for :math:`D_s`):
+    4. **Step** (Algorithm 5, clipped to :math:`[0, 1]`; the paper leaves
+       :math:`D_s` undefined, it is defined below):
 
        .. math::
 

@@ -9,9 +9,10 @@ linear minimization oracle for a gradient :math:`g` is
     \\arg\\min_{s \\in S} \\langle g, s \\rangle
     = \\arg\\max_{1 \\le i \\le n} \\langle -g, a_i \\rangle,
 
-so one index built once over the atoms answers every iteration (Sections
-2.3 and 2.10 of the note on "MaxIP data structures for conditional gradient
-methods"). Two indexes share one interface:
+so one index built once over the atoms answers every iteration (Section 4.2
+and Corollary C.3 of "Breaking the linear iteration cost barrier for some
+well-known conditional gradient methods using MaxIP data-structures"). Two
+indexes share one interface:
 
 - :class:`ExactMIPS` scans all atoms with chunked BLAS products;
 - :class:`LSHMIPS` hashes the atoms, padded onto the unit sphere
@@ -255,8 +256,8 @@ class ExactMIPS(_BaseMIPS):
 class LSHMIPS(_BaseMIPS):
     """Approximate maximum-inner-product search with SimHash over Simple-LSH.
 
-    The paper treats the LSH as a black box (Theorem A.3); this is the
-    standard realization of Section 2.10 of the note:
+    The paper treats the LSH as a black box (Theorem A.3); this is its
+    standard realization:
 
     1. The atoms are padded onto the unit sphere (Neyshabur and Srebro's
        Simple-LSH, :func:`sphere_pad_atoms`),
@@ -518,7 +519,7 @@ def fw_query_transform(grad, x):
     g(x) \\rangle` is the maximizer of :math:`\\langle \\phi_0(x), \\psi_0(y)
     \\rangle`, whose value is the duality gap. Only the value needs the
     extra coordinate: the ranking is that of a plain MIPS with query
-    :math:`-\\nabla g(x)` over the raw atoms (note, Section 2.3).
+    :math:`-\\nabla g(x)` over the raw atoms (Corollary C.3 of the paper).
 
     Parameters
     ----------
@@ -601,7 +602,7 @@ def sphere_pad_atoms(atoms, max_norm=None, return_max_norm=False):
     ranking of the atoms against any query is unchanged. The paper's
     :math:`\\psi_1` appends a second, zero coordinate, matched by the query's
     padding in :math:`\\phi_1`; with a normalized query that padding is
-    zero too and the two forms rank alike (note, Section 2.3).
+    zero too and the two forms rank alike (Corollary C.3).
 
     Parameters
     ----------
