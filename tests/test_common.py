@@ -52,7 +52,7 @@ def _run_check(check, estimator, request, ignore=_CHECK_WARNINGS):
 
 # xfail_strict = true in pyproject.toml: parametrize_with_checks marks every
 # expected failure strict, so a listed check that starts passing fails the run.
-# (No xfail_strict= keyword: scikit-learn 1.6.1, the floor, does not have it.)
+# (No xfail_strict= keyword: scikit-learn 1.7, the floor, does not have it.)
 @parametrize_with_checks(
     list(_tested_estimators()), expected_failed_checks=expected_failed_checks
 )

@@ -65,16 +65,18 @@ def mmd2(indices, weights):
 # --------------------------------------
 #
 # With ``step='herding'`` (the step :math:`1/(t+1)` of classical herding),
-# every pick gets the same weight. The herding points cover every blob in
-# proportion to its mass, with even spacing; the random points clump in
-# places and leave gaps elsewhere.
+# every pick gets the same weight :math:`1/m`: ``fit_resample`` returns the
+# ``m`` picks, a row picked twice appearing twice, so the returned rows,
+# unweighted, *are* the herded subset (``sample_indices_`` holds the distinct
+# rows and ``sample_weights_`` their weights). The herding points cover every
+# blob in proportion to its mass, with even spacing; the random points clump
+# in places and leave gaps elsewhere.
 m = 50
 sampler = KernelHerdingSampler(n_samples=m, kernel="rbf", gamma=gamma, random_state=0)
 X_herd, _ = sampler.fit_resample(X)
-m_selected = len(sampler.sample_indices_)  # distinct rows; m counts repeats
-random_idx = rng.choice(n, size=m_selected, replace=False)
-mmd2_herd = mmd2(sampler.sample_indices_, sampler.sample_weights_)
-mmd2_random = mmd2(random_idx, np.full(m_selected, 1 / m_selected))
+random_idx = rng.choice(n, size=m, replace=False)
+mmd2_herd = mmd2(sampler.resample_indices_, np.full(m, 1 / m))
+mmd2_random = mmd2(random_idx, np.full(m, 1 / m))
 
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.5), sharex=True, sharey=True)
 for ax, subset, title in [
@@ -82,7 +84,7 @@ for ax, subset, title in [
     (axes[1], X[random_idx], f"random, MMD$^2$ = {mmd2_random:.1e}"),
 ]:
     ax.scatter(X[:, 0], X[:, 1], s=4, c="0.8", label="data")
-    ax.scatter(subset[:, 0], subset[:, 1], s=25, c="C3", label=f"{m_selected} points")
+    ax.scatter(subset[:, 0], subset[:, 1], s=25, c="C3", label=f"{m} points")
     ax.set_title(title)
     ax.set_aspect("equal")
 axes[0].legend(loc="upper left")
@@ -94,8 +96,8 @@ fig.tight_layout()
 # (``n_scored_``: all ``n`` rows for the exact search). ``score(X)`` is minus
 # the squared MMD, here on the training data.
 score = sampler.score(X)
-print(f"herding, {m_selected} rows: MMD^2 {mmd2_herd:.3e}, score {score:.3e}")
-print(f"random,  {m_selected} rows: MMD^2 {mmd2_random:.3e}")
+print(f"herding, {m} rows: MMD^2 {mmd2_herd:.3e}, score {score:.3e}")
+print(f"random,  {m} rows: MMD^2 {mmd2_random:.3e}")
 print(f"candidates scored per iteration: {np.mean(sampler.n_scored_):.0f} of {n}")
 
 # %%
@@ -107,8 +109,9 @@ print(f"candidates scored per iteration: {np.mean(sampler.n_scored_):.0f} of {n}
 # \|\mu\|^2)/m` for draws with replacement. On low-dimensional data herding
 # does much better: its squared MMD falls roughly as :math:`1/m^2`. One fit
 # of 256 picks gives every smaller subset too, since the first :math:`m`
-# picks of ``step='herding'`` are the herding subset of size :math:`m`; the
-# i.i.d. curve is the median over 20 random subsets.
+# picks of ``step='herding'`` (``resample_indices_[:m]``) are the herding
+# subset of size :math:`m`; the i.i.d. curve is the median over 20 random
+# subsets.
 sizes = np.array([4, 8, 16, 32, 64, 128, 256])
 long_run = KernelHerdingSampler(
     n_samples=sizes[-1], kernel="rbf", gamma=gamma, random_state=0

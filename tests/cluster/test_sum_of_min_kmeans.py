@@ -9,12 +9,20 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from joblib import parallel_config
 from sklearn.cluster import KMeans, kmeans_plusplus
-from sklearn.datasets import make_blobs
+from sklearn.datasets import load_digits, make_blobs
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import euclidean_distances
+from sklearn.utils.estimator_checks import (
+    check_sample_weight_equivalence_on_dense_data,
+    check_sample_weight_equivalence_on_sparse_data,
+)
+from threadpoolctl import threadpool_info
 
 from skcgm.cluster import SumOfMinKMeans
+from skcgm.utils._sklearn_compat import _openmp_effective_n_threads
+from skcgm.utils.estimator_checks import expected_failed_checks
 
 # --------------------------------------------------------------------------------------
 # Independent helpers
@@ -31,10 +39,10 @@ def _half_sq_dist(X, centers):
 
 
 def _kl_matrix(X, centers):
-    """Generalized KL ``d(x_j, y_i)``, centroid first."""
+    """Generalized KL ``D(y_i || x_j)``, center second (positive data)."""
     Y = np.asarray(X, np.float64)[:, None, :]
     C = np.asarray(centers, np.float64)[None]
-    return np.sum(C * np.log(C / Y) - C + Y, axis=2)
+    return np.sum(Y * np.log(Y / C) - Y + C, axis=2)
 
 
 def _blobs(seed, n_samples=60, n_centers=4, n_features=2, std=1.0, sep=10.0):
@@ -339,8 +347,9 @@ def test_sum_of_min_kmeans_kl_transform_is_divergence(global_random_seed):
     np.testing.assert_allclose(est.inertia_, D.min(axis=1).sum(), rtol=1e-10)
     for j in range(2):
         mask = est.labels_ == j
-        geometric = np.exp(np.log(X[mask]).mean(axis=0))
-        np.testing.assert_allclose(est.cluster_centers_[j], geometric, rtol=1e-10)
+        np.testing.assert_allclose(
+            est.cluster_centers_[j], X[mask].mean(axis=0), rtol=1e-10
+        )
 
 
 def test_sum_of_min_kmeans_kl_rejects_negative_data():
@@ -363,15 +372,24 @@ def test_sum_of_min_kmeans_kl_rejects_gd_solver():
 
 
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
-def test_sum_of_min_kmeans_transform_is_half_squared_distance(sparse):
+def test_sum_of_min_kmeans_transform_is_euclidean_distance_as_kmeans(sparse):
+    # Issue 15, point 6: KMeans.transform's Euclidean distances (the half
+    # squared distances of the loss before).
     X, _ = _blobs(2, n_samples=50, n_centers=3)
     X_new = np.random.RandomState(1).normal(scale=5.0, size=(7, 2))
     Xf = sp.csr_matrix(X) if sparse else X
-    est = SumOfMinKMeans(3, random_state=0).fit(Xf)
-    expected = euclidean_distances(X_new, est.cluster_centers_) ** 2 / 2
+    init = X[[0, 20, 40]]
+    est = SumOfMinKMeans(3, init=init, tol=0).fit(Xf)
+    km = KMeans(3, init=init, n_init=1, tol=0).fit(Xf)
+    expected = euclidean_distances(X_new, est.cluster_centers_)
     np.testing.assert_allclose(est.transform(X_new), expected, rtol=1e-10, atol=1e-12)
-    expected_train = euclidean_distances(X, est.cluster_centers_) ** 2 / 2
+    np.testing.assert_allclose(est.transform(X_new), km.transform(X_new), rtol=1e-10)
+    expected_train = euclidean_distances(X, est.cluster_centers_)
     np.testing.assert_allclose(est.fit_transform(Xf), expected_train, atol=1e-9)
+    # A sample on a center is at distance 0, not at a rounding's square root.
+    on_center = est.transform(est.cluster_centers_)
+    assert np.all(on_center >= 0) and np.all(np.isfinite(on_center))
+    np.testing.assert_allclose(np.diag(on_center), 0, atol=1e-6)
 
 
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
@@ -407,3 +425,193 @@ def test_sum_of_min_kmeans_feature_names_out():
     est = SumOfMinKMeans(3, random_state=0).fit(X)
     names = est.get_feature_names_out()
     np.testing.assert_array_equal(names, [f"sumofminkmeans{j}" for j in range(3)])
+
+
+# --------------------------------------------------------------------------------------
+# 9. KMeans' conventions (issue 15, points 6, 16, 5 and 1)
+
+
+def _kmeans_parity_cases():
+    """Data sets, weights and sizes on which Lloyd runs several iterations."""
+    X, _ = _blobs(0, n_samples=120, n_centers=4, n_features=3, std=2.0)
+    yield "blobs", X, None, 4
+    X, _ = _blobs(1, n_samples=200, n_centers=5, n_features=2, std=4.0)
+    yield "overlapping-blobs", X, None, 5
+    X = load_digits().data[:300]
+    yield "digits", X, None, 6
+    X, _ = _blobs(2, n_samples=150, n_centers=3, n_features=4, std=3.0)
+    X[np.abs(X) < 2.0] = 0.0
+    yield "csr", sp.csr_matrix(X), None, 3
+    X, _ = _blobs(3, n_samples=150, n_centers=4, std=3.0)
+    w = np.random.RandomState(3).uniform(0.2, 3.0, X.shape[0])
+    yield "weighted", X, w, 4
+
+
+@pytest.mark.parametrize("max_iter", [300, 2])
+@pytest.mark.parametrize("case", list(_kmeans_parity_cases()), ids=lambda case: case[0])
+def test_sum_of_min_kmeans_equals_kmeans_lloyd_including_n_iter(case, max_iter):
+    name, X, w, n_clusters = case
+    init, _ = kmeans_plusplus(_dense(X), n_clusters, random_state=0)
+    km = KMeans(
+        n_clusters, init=init, n_init=1, algorithm="lloyd", tol=0, max_iter=max_iter
+    ).fit(X, sample_weight=w)
+    est = SumOfMinKMeans(n_clusters, init=init, tol=0, max_iter=max_iter)
+    est.fit(X, sample_weight=w)
+    np.testing.assert_array_equal(est.labels_, km.labels_)
+    np.testing.assert_allclose(est.cluster_centers_, km.cluster_centers_, atol=1e-8)
+    np.testing.assert_allclose(est.inertia_, km.inertia_, rtol=1e-10)
+    assert est.n_iter_ == km.n_iter_
+    if max_iter == 300:
+        assert km.n_iter_ > 2  # the runs are not trivial
+        # Stopped on a repeated partition: one history entry per iteration.
+        assert est.objective_history_.shape == (est.n_iter_,)
+    else:
+        assert est.objective_history_.shape == (max_iter + 1,)
+
+
+def test_sum_of_min_kmeans_fewer_distinct_clusters_warns_as_kmeans():
+    # Three distinct points, five given centers: no seeding involved, so only
+    # the check after the fit can warn, with KMeans' text.
+    base = np.array([[0.0, 1.0], [2.0, 3.0], [4.0, -1.0]])
+    X = np.repeat(base, 4, axis=0)
+    init = np.vstack([base, base[:2] + 0.1])
+    with pytest.warns(ConvergenceWarning) as km_record:
+        KMeans(5, init=init, n_init=1).fit(X)
+    with pytest.warns(ConvergenceWarning) as record:
+        est = SumOfMinKMeans(5, init=init).fit(X)
+    messages = [str(w.message) for w in record]
+    assert messages == [str(w.message) for w in km_record]
+    assert messages == [
+        "Number of distinct clusters (3) found smaller than n_clusters (5). "
+        "Possibly due to duplicate points in X."
+    ]
+    assert np.unique(est.labels_).size == 3
+
+
+def test_sum_of_min_kmeans_seeding_on_duplicates_warns_once():
+    X = np.repeat(np.array([[0.0, 1.0], [2.0, 3.0], [4.0, -1.0]]), 4, axis=0)
+    with pytest.warns(ConvergenceWarning) as record:
+        SumOfMinKMeans(5, init="k-means++", n_init=3, random_state=0).fit(X)
+    assert len(record) == 1
+
+
+def test_sum_of_min_kmeans_init_array_with_n_init_warns_and_runs_once(capsys):
+    X, _ = _blobs(0, n_samples=60, n_centers=3)
+    init = X[[0, 20, 40]]
+    with pytest.warns(RuntimeWarning) as km_record:
+        KMeans(3, init=init, n_init=3).fit(X)
+    with pytest.warns(RuntimeWarning) as record:
+        est = SumOfMinKMeans(3, init=init, n_init=3, verbose=1).fit(X)
+    expected = str(km_record[0].message).replace("KMeans", "SumOfMinKMeans")
+    assert [str(w.message) for w in record] == [expected]
+    assert expected == (
+        "Explicit initial center position passed: performing only one init "
+        "in SumOfMinKMeans instead of n_init=3."
+    )
+    assert capsys.readouterr().out.count("Initialization complete") == 1
+    single = SumOfMinKMeans(3, init=init, n_init=1).fit(X)
+    np.testing.assert_array_equal(est.cluster_centers_, single.cluster_centers_)
+
+
+@pytest.mark.parametrize(
+    "init_shape",
+    [(2, 2), (3, 3)],
+    ids=["wrong-n-clusters", "wrong-n-features"],
+)
+def test_sum_of_min_kmeans_init_shape_errors_are_kmeans(init_shape):
+    X, _ = _blobs(0, n_samples=20, n_centers=2)
+    init = np.zeros(init_shape)
+    with pytest.raises(ValueError) as km_error:
+        KMeans(3, init=init, n_init=1).fit(X)
+    with pytest.raises(ValueError) as error:
+        SumOfMinKMeans(3, init=init).fit(X)
+    assert str(error.value) == str(km_error.value)
+    assert "does not match the number of" in str(error.value)
+
+
+def _verbose_lines(text):
+    return [line for line in text.splitlines() if line]
+
+
+def test_sum_of_min_kmeans_verbose_lines_are_kmeans_lines(capsys):
+    X, _ = _blobs(1, n_samples=200, n_centers=5, std=4.0)
+    init, _ = kmeans_plusplus(X, 5, random_state=0)
+    KMeans(5, init=init, n_init=1, tol=0, verbose=1).fit(X)
+    km_lines = _verbose_lines(capsys.readouterr().out)
+    SumOfMinKMeans(5, init=init, tol=0, verbose=1).fit(X)
+    lines = _verbose_lines(capsys.readouterr().out)
+    assert len(lines) == len(km_lines) > 4
+    for line, km_line in zip(lines, km_lines):
+        head, _, value = line.rpartition(" ")
+        km_head, _, km_value = km_line.rpartition(" ")
+        assert head == km_head
+        if head.startswith("Iteration"):
+            np.testing.assert_allclose(
+                float(value.rstrip(".")), float(km_value.rstrip(".")), rtol=1e-10
+            )
+        else:
+            assert value == km_value
+
+
+@pytest.mark.parametrize("backend", ["loky", "threading"])
+def test_sum_of_min_kmeans_verbose_with_n_jobs_prints_in_the_caller(capsys, backend):
+    # Issue 15, point 16: the lines of parallel runs reach the caller's
+    # sys.stdout (what a notebook shows), the same lines as with one job.
+    X, _ = _blobs(2, n_samples=120, n_centers=4, std=3.0)
+    params = dict(n_clusters=4, init="uniform", n_init=3, random_state=0, verbose=1)
+    SumOfMinKMeans(n_jobs=1, **params).fit(X)
+    sequential = capsys.readouterr().out
+    with parallel_config(backend=backend):
+        SumOfMinKMeans(n_jobs=2, **params).fit(X)
+    parallel = capsys.readouterr().out
+    assert sequential.count("Initialization complete") == 3
+    assert parallel == sequential
+
+
+def test_sum_of_min_kmeans_parallel_runs_keep_threads_within_the_cores():
+    # Issue 15, point 5: under a thread backend every run sees BLAS held to
+    # one thread and at most cores // n_jobs block threads.
+    X, _ = _blobs(2, n_samples=80, n_centers=3, std=3.0)
+    seen = []
+
+    def init(X, n_clusters, random_state):
+        blas = [
+            pool["num_threads"]
+            for pool in threadpool_info()
+            if pool["user_api"] == "blas"
+        ]
+        seen.append((max(blas), _openmp_effective_n_threads()))
+        return X[random_state.choice(X.shape[0], n_clusters, replace=False)]
+
+    cores = _openmp_effective_n_threads()
+    with parallel_config(backend="threading"):
+        SumOfMinKMeans(3, init=init, n_init=4, n_jobs=2, random_state=0).fit(X)
+    assert len(seen) == 4
+    for blas_threads, block_threads in seen:
+        assert blas_threads == 1
+        assert block_threads <= max(1, cores // 2)
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        check_sample_weight_equivalence_on_dense_data,
+        check_sample_weight_equivalence_on_sparse_data,
+    ],
+)
+@pytest.mark.parametrize("loss", ["squared_euclidean", "kl"])
+def test_sum_of_min_kmeans_fixed_init_passes_sample_weight_equivalence(check, loss):
+    # The published expected failure's cause is the random seeding: with a
+    # fixed init array (the check's data has 30 features) the check passes.
+    init = np.random.RandomState(0).uniform(0.2, 0.8, size=(3, 30))
+    estimator = SumOfMinKMeans(3, init=init, loss=loss)
+    assert expected_failed_checks(estimator) == {}
+    check("SumOfMinKMeans", estimator)
+
+
+def test_sum_of_min_kmeans_random_seedings_publish_the_expected_failures():
+    for init in ["k-means++", "uniform", "random"]:
+        assert set(expected_failed_checks(SumOfMinKMeans(init=init))) == {
+            "check_sample_weight_equivalence_on_dense_data",
+            "check_sample_weight_equivalence_on_sparse_data",
+        }

@@ -9,6 +9,7 @@ Oracles: diagonal and full-matrix AdaGrad written out here by brute force
 """
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -19,11 +20,13 @@ from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
-from sklearn.model_selection import train_test_split
+from sklearn.model_selection import StratifiedShuffleSplit, train_test_split
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils._param_validation import InvalidParameterError
 
 from skcgm.linear_model import CompAdaGradClassifier
+from skcgm.utils._sklearn_compat import SparseCoefMixin
+from skcgm.utils.estimator_checks import expected_failed_checks
 
 _LOSSES = ["hinge", "log_loss", "modified_huber", "squared_hinge", "perceptron"]
 
@@ -369,6 +372,8 @@ def test_no_predict_proba_for_other_losses(loss):
 
 
 def test_sample_weight_scales_the_gradient():
+    # fit rescales the weights to sum to n_samples (the objective is their
+    # weighted mean loss), then each scales its sample's gradient.
     X, y = _binary_data(n_samples=40)
     weights = np.random.RandomState(0).uniform(0.1, 3.0, size=40)
     params = dict(
@@ -383,7 +388,7 @@ def test_sample_weight_scales_the_gradient():
         alpha=0.01,
         batch_size=5,
         n_epochs=2,
-        weights=weights,
+        weights=weights * (40 / weights.sum()),
     )
     assert_allclose(model.coef_.ravel(), x, rtol=1e-10, atol=1e-12)
     assert_allclose(model.intercept_, [b], rtol=1e-10, atol=1e-12)
@@ -407,14 +412,13 @@ def test_class_weight_is_a_per_class_sample_weight():
     assert_allclose(balanced.coef_, expected.coef_, rtol=1e-12)
 
 
-def test_zero_weight_is_removing_the_sample_without_penalty():
-    # With batch_size=1 and no penalty, a sample of weight 0 gives a zero
-    # gradient: the step adds nothing to the sums and does not move x. So it
-    # is the same as removing the sample (repeating one is not: AdaGrad is not
-    # linear in the gradients, see the Notes of the docstring).
+def test_zero_weight_is_removing_the_sample():
+    # In one full batch, a sample of weight 0 adds nothing to the gradient,
+    # and the weights are rescaled to sum to the number of samples: the mean
+    # gradient is the one of the remaining samples, as without them.
     X, y = _multiclass_data(n_samples=60)
     keep = np.arange(60) % 3 != 0
-    params = dict(penalty=None, n_components=2, batch_size=1, shuffle=False, tol=None)
+    params = dict(n_components=2, batch_size=60, shuffle=False, tol=None)
     weighted = CompAdaGradClassifier(max_iter=2, random_state=0, **params).fit(
         X, y, sample_weight=keep.astype(float)
     )
@@ -557,7 +561,11 @@ def test_csr_equals_dense(csr_container, n_classes):
     [
         {"loss": "huber"},
         {"loss": "squared_error"},
-        {"penalty": "elasticnet"},
+        {"penalty": "l3"},
+        {"l1_ratio": 1.5},
+        {"early_stopping": "yes"},
+        {"validation_fraction": 1.0},
+        {"validation_fraction": 0.0},
         {"alpha": -1.0},
         {"eta0": 0.0},
         {"n_components": -1},
@@ -712,3 +720,289 @@ def test_verbose_prints_the_epochs(capsys):
     out = capsys.readouterr().out
     assert out.count("-- Epoch") == 3
     assert "objective" in out
+
+
+# -- overflow (SGDClassifier's error) ------------------------------------------
+
+_OVERFLOW = (
+    r"Floating-point under-/overflow occurred at epoch #1\. Scaling input data "
+    r"with StandardScaler or MinMaxScaler might help\."
+)
+
+
+@pytest.mark.parametrize("errstate", ["ignore", "raise"])
+@pytest.mark.parametrize(
+    "scale, params",
+    [
+        (1e150, {}),
+        (1e200, {}),
+        (1e200, {"n_components": 0, "penalty": "l1"}),
+        (1.0, {"eta0": 1e300, "n_components": 8, "loss": "squared_hinge"}),
+    ],
+)
+def test_overflow_raises_sgd_value_error(errstate, scale, params):
+    # LAPACK's "Eigenvalues did not converge" or numpy's FloatingPointError
+    # before; SGDClassifier's ValueError under both error states now.
+    X, y = _binary_data()
+    model = CompAdaGradClassifier(random_state=0, max_iter=3, **params)
+    with np.errstate(all=errstate):
+        with pytest.raises(ValueError, match=_OVERFLOW):
+            model.fit(X * scale, y)
+
+
+def test_float32_coefficients_that_overflow_raise():
+    # The iterates are float64; coef_ in float32 would hold inf.
+    rng = np.random.RandomState(0)
+    X = rng.standard_normal((60, 6)) * (rng.rand(60, 6) < 0.5)
+    y = rng.randint(0, 2, 60)
+    model = CompAdaGradClassifier(
+        delta=1e-300, batch_size=1, alpha=0.0, max_iter=5, random_state=0
+    )
+    with pytest.raises(ValueError, match=_OVERFLOW):
+        model.fit(X.astype(np.float32), y)
+
+
+def test_failed_partial_fit_leaves_the_model_unchanged():
+    X, y = _multiclass_data()
+    model = CompAdaGradClassifier(n_components=3, random_state=0)
+    model.partial_fit(X, y, classes=[0, 1, 2])
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match=_OVERFLOW):
+        model.partial_fit(X * 1e200, y)
+    assert pickle.dumps(model) == before
+    # A failed first call leaves it unfitted.
+    fresh = CompAdaGradClassifier(n_components=3, random_state=0)
+    with pytest.raises(ValueError, match=_OVERFLOW):
+        fresh.partial_fit(X * 1e200, y, classes=[0, 1, 2])
+    assert not hasattr(fresh, "classes_") and not hasattr(fresh, "coef_")
+
+
+def test_huge_sample_weights_are_rescaled():
+    # sample_weight=1e200 overflowed the statistics (LinAlgError); the
+    # weights are rescaled to sum to n_samples, so it is the unweighted fit.
+    X, y = _binary_data()
+    params = dict(random_state=0, max_iter=3, tol=None)
+    huge = CompAdaGradClassifier(**params).fit(X, y, sample_weight=np.full(60, 1e200))
+    unit = CompAdaGradClassifier(**params).fit(X, y)
+    assert_allclose(huge.coef_, unit.coef_, rtol=1e-12)
+
+
+def test_tiny_delta_on_half_zero_data_fits():
+    # delta=1e-30 on coordinates without gradient raised LinAlgError
+    # ("dpotrf info=2") in the complement solve.
+    rng = np.random.RandomState(0)
+    X = rng.standard_normal((40, 3)) * (rng.rand(40, 3) < 0.5)
+    y = rng.randint(0, 2, 40)
+    model = CompAdaGradClassifier(
+        delta=1e-30,
+        n_components=2,
+        batch_size=1,
+        alpha=0.0,
+        max_iter=5,
+        random_state=0,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    assert np.isfinite(model.coef_).all()
+
+
+# -- early stopping (SGDClassifier's) ------------------------------------------
+
+
+def test_early_stopping_validation_set_not_used_for_training():
+    # As sklearn's test_validation_set_not_used_for_training: the fit with
+    # early stopping is the fit on the training part of the stratified split.
+    X, y = _multiclass_data(n_samples=90)
+    params = dict(n_components=3, tol=None, max_iter=4, shuffle=False, random_state=3)
+    early = CompAdaGradClassifier(
+        early_stopping=True, validation_fraction=0.3, **params
+    ).fit(X, y)
+    assert early.n_iter_ == 4
+    cv = StratifiedShuffleSplit(test_size=0.3, random_state=3)
+    train, val = next(cv.split(X, y))
+    plain = CompAdaGradClassifier(**params).fit(X[np.sort(train)], y[np.sort(train)])
+    assert_allclose(early.coef_, plain.coef_, rtol=1e-12)
+    assert_allclose(early.intercept_, plain.intercept_, rtol=1e-12)
+    # The recorded scores are the one-vs-rest accuracies on the held-out rows.
+    assert early.validation_scores_.shape == (3, 4)
+    scores = plain.decision_function(X[val])
+    for i in range(3):
+        expected = np.mean((scores[:, i] > 0) == (y[val] == i))
+        assert early.validation_scores_[i, -1] == pytest.approx(expected)
+    assert_allclose(early.best_validation_score_, early.validation_scores_.max(axis=1))
+    assert early.best_loss_ is None
+    assert plain.validation_scores_ is None and plain.best_validation_score_ is None
+    assert plain.best_loss_.shape == (3,)
+
+
+def test_early_stopping_stops_on_the_validation_score():
+    X, y = _binary_data(n_samples=200)
+    params = dict(n_components=3, tol=1e-3, max_iter=500, random_state=0)
+    for early_stopping in (True, False):
+        model = CompAdaGradClassifier(early_stopping=early_stopping, **params)
+        model.fit(X, y)
+        assert model.n_iter_ < 500
+    # No improvement of the score by tol for n_iter_no_change epochs in a row:
+    # the last n_iter_no_change scores are below the best before them + tol.
+    model = CompAdaGradClassifier(
+        early_stopping=True, n_iter_no_change=3, **params
+    ).fit(X, y)
+    scores = model.validation_scores_[0]
+    assert scores.shape == (model.n_iter_,)
+    best_before = scores[: model.n_iter_ - 3].max()
+    assert np.all(scores[-3:] < best_before + 1e-3)
+    # n_iter_ grows with n_iter_no_change (sklearn's test_n_iter_no_change).
+    n_iters = [
+        CompAdaGradClassifier(early_stopping=True, n_iter_no_change=n, **params)
+        .fit(X, y)
+        .n_iter_
+        for n in (2, 3, 10)
+    ]
+    assert n_iters == sorted(n_iters)
+
+
+def test_best_loss_is_the_smallest_epoch_objective():
+    X, y = _binary_data()
+    params = dict(n_components=3, random_state=0, shuffle=False)
+    model = CompAdaGradClassifier(tol=None, max_iter=6, **params).fit(X, y)
+    objectives = [
+        CompAdaGradClassifier(tol=None, max_iter=m, verbose=0, **params)
+        .fit(X, y)
+        .best_loss_[0]
+        for m in (1, 2, 3)
+    ]
+    # Non-increasing in max_iter, and the 6-epoch fit no larger.
+    assert objectives == sorted(objectives, reverse=True)
+    assert model.best_loss_[0] <= objectives[-1]
+    online = CompAdaGradClassifier(**params)
+    online.partial_fit(X, y, classes=[0, 1])
+    first = online.best_loss_.copy()
+    online.partial_fit(X, y)
+    assert online.best_loss_[0] <= first[0]
+    assert online.validation_scores_ is None
+
+
+def test_early_stopping_errors():
+    X, y = _binary_data()
+    with pytest.raises(ValueError, match="early_stopping should be False with"):
+        CompAdaGradClassifier(early_stopping=True).partial_fit(X, y, classes=[0, 1])
+    # scikit-learn's splitter or SGDClassifier's own message.
+    with pytest.raises(ValueError, match="empty"):
+        CompAdaGradClassifier(early_stopping=True, validation_fraction=0.99).fit(X, y)
+    with pytest.raises(ValueError, match="validation set are all zero"):
+        CompAdaGradClassifier(early_stopping=True, random_state=0).fit(
+            X, y, sample_weight=np.zeros(60)
+        )
+
+
+# -- elastic net ---------------------------------------------------------------
+
+
+def test_elasticnet_needs_l1_ratio_and_its_limits_are_l1_and_l2():
+    X, y = _multiclass_data()
+    with pytest.raises(ValueError, match="l1_ratio must be set when penalty is"):
+        CompAdaGradClassifier(penalty="elasticnet", l1_ratio=None).fit(X, y)
+    params = dict(n_components=3, alpha=0.05, max_iter=3, tol=None, random_state=0)
+    for l1_ratio, penalty in [(1.0, "l1"), (0.0, "l2")]:
+        net = CompAdaGradClassifier(penalty="elasticnet", l1_ratio=l1_ratio, **params)
+        ref = CompAdaGradClassifier(penalty=penalty, **params)
+        assert_allclose(net.fit(X, y).coef_, ref.fit(X, y).coef_, rtol=1e-9)
+    # l1_ratio is ignored by the other penalties, as in SGDClassifier.
+    a = CompAdaGradClassifier(penalty="l1", l1_ratio=None, **params).fit(X, y)
+    b = CompAdaGradClassifier(penalty="l1", l1_ratio=0.7, **params).fit(X, y)
+    assert_array_equal(a.coef_, b.coef_)
+    net = CompAdaGradClassifier(
+        penalty="elasticnet", l1_ratio=0.5, **{**params, "alpha": 0.2}
+    ).fit(X, y)
+    assert 0 < np.count_nonzero(net.coef_) < net.coef_.size
+
+
+# -- sparsify / densify (SparseCoefMixin) --------------------------------------
+
+
+def test_sparsify_densify_keep_the_predictions():
+    # As sklearn's test_sgd sparsify test.
+    X, y = _multiclass_data()
+    model = CompAdaGradClassifier(
+        penalty="l1", alpha=0.05, n_components=3, random_state=0
+    ).fit(X, y)
+    expected = model.decision_function(X)
+    assert isinstance(model, SparseCoefMixin)
+    model.sparsify()
+    assert sp.issparse(model.coef_)
+    assert_allclose(model.decision_function(X), expected)
+    assert_array_equal(model.predict(X), expected.argmax(axis=1))
+    restored = pickle.loads(pickle.dumps(model))
+    assert_allclose(restored.decision_function(X), expected)
+    model.densify()
+    assert isinstance(model.coef_, np.ndarray)
+    assert_allclose(model.decision_function(X), expected)
+    # Continuing from a sparsified model works (the iterates are in state_).
+    model.sparsify()
+    model.partial_fit(X, y)
+    assert isinstance(model.coef_, np.ndarray)
+
+
+# -- published expected failures -----------------------------------------------
+
+
+@pytest.mark.parametrize("check", ["dense", "sparse"])
+def test_sample_weight_equivalence_passes_in_one_full_batch(check):
+    # The published cause of the expected failure is the mini-batches: with
+    # one batch holding all rows (the check uses at most 60) in a fixed order,
+    # an integer weight is a repeated sample.
+    from sklearn.utils import estimator_checks as sk_checks
+
+    model = CompAdaGradClassifier(
+        batch_size=1000, shuffle=False, max_iter=30, tol=None, random_state=0
+    )
+    assert expected_failed_checks(model) == {}
+    getattr(sk_checks, f"check_sample_weight_equivalence_on_{check}_data")(
+        "CompAdaGradClassifier", model
+    )
+    assert expected_failed_checks(CompAdaGradClassifier()) != {}
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_blas_is_single_threaded_inside_the_solver(monkeypatch, n_jobs):
+    # Many small BLAS calls per step: BLAS runs on one thread in the solver,
+    # in the caller's process (threading backend included) and in a worker
+    # process (simulated: _fit_problem limits BLAS when its pid is not the
+    # caller's).
+    from joblib import parallel_config
+    from threadpoolctl import threadpool_info
+
+    from skcgm.linear_model import _compadagrad as module
+
+    seen = []
+    run_epoch = module._run_epoch
+
+    def spy(*args, **kwargs):
+        seen.append(
+            {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"}
+        )
+        return run_epoch(*args, **kwargs)
+
+    monkeypatch.setattr(module, "_run_epoch", spy)
+    X, y = _multiclass_data()
+    with parallel_config(backend="threading"):
+        CompAdaGradClassifier(max_iter=1, tol=None, n_jobs=n_jobs).fit(X, y)
+    assert len(seen) == 3 and all(threads <= {1} for threads in seen)
+
+    model = CompAdaGradClassifier(max_iter=1, tol=None).fit(X, y)
+    options = {**model._options(X, None), "caller_pid": -1}
+    seen.clear()
+    module._fit_problem(
+        module._rows(X),
+        np.where(y == 0, 1.0, -1.0),
+        np.ones(X.shape[0]),
+        model.state_[0],
+        0.0,
+        0.0,
+        model.projection_,
+        options=options,
+        max_iter=1,
+        seed=0,
+    )
+    assert len(seen) == 1 and seen[0] <= {1}

@@ -21,9 +21,14 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils._param_validation import InvalidParameterError
+from sklearn.utils.estimator_checks import (
+    check_sample_weight_equivalence_on_dense_data,
+    check_sample_weight_equivalence_on_sparse_data,
+)
 
 from skcgm.experiments import make_logistic_classification
 from skcgm.linear_model import LocalSensitivityLogistic
+from skcgm.utils.estimator_checks import expected_failed_checks
 
 _HISTORY_KEYS = {
     "objective",
@@ -584,3 +589,124 @@ def test_verbose_prints_the_rounds(capsys):
     LocalSensitivityLogistic(verbose=1, random_state=0).fit(X, y)
     out = capsys.readouterr().out
     assert "Proximal point round 1:" in out
+
+
+@pytest.mark.parametrize(
+    "n_samples, n_features, fit_intercept",
+    [(3, 5, True), (3, 5, False), (8, 12, True), (8, 12, False), (5, 5, True)],
+)
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("C", [0.5, 10.0])
+def test_full_with_fewer_samples_than_coefficients(
+    n_samples, n_features, fit_intercept, sparse, C
+):
+    # n_samples < n_features + fit_intercept: the smoothness constant of the
+    # full data comes from the n x n Gram matrix, which the lazy signed rows
+    # of dense X once failed to build (TypeError). The minimizer is still
+    # LogisticRegression's.
+    rng = np.random.RandomState(n_samples + n_features)
+    X = rng.standard_normal((n_samples, n_features))
+    y = np.arange(n_samples) % 2
+    X_fit = sp.csr_matrix(X) if sparse else X
+    ours = LocalSensitivityLogistic(
+        C=C, fit_intercept=fit_intercept, sampling="full", tol=1e-10, max_iter=5000
+    ).fit(X_fit, y)
+    reference = LogisticRegression(
+        C=C, fit_intercept=fit_intercept, solver="newton-cholesky", tol=1e-12
+    ).fit(X, y)
+    assert ours.history_[0]["grad_norm"][-1] <= 1e-10
+    assert_allclose(ours.coef_, reference.coef_, rtol=0, atol=1e-6)
+    assert_allclose(ours.intercept_, reference.intercept_, rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        check_sample_weight_equivalence_on_dense_data,
+        check_sample_weight_equivalence_on_sparse_data,
+    ],
+    ids=lambda check: check.__name__,
+)
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_full_passes_the_sample_weight_equivalence_checks(check, fit_intercept):
+    # The published expected failures of the sampled modes ("the draws
+    # differ") have no cause with sampling='full', which draws nothing: the
+    # checks pass (15 rows of 30 features, fewer rows than coefficients) once
+    # the optimum is reached to the checks' 7 digits.
+    estimator = LocalSensitivityLogistic(
+        sampling="full", fit_intercept=fit_intercept, tol=1e-12, max_iter=10000
+    )
+    assert expected_failed_checks(estimator) == {}
+    check(type(estimator).__name__, estimator)
+
+
+@pytest.mark.parametrize("sampling", ["local_sensitivity", "uniform", "leverage"])
+def test_sampled_modes_publish_the_sample_weight_equivalence_failures(sampling):
+    failures = expected_failed_checks(LocalSensitivityLogistic(sampling=sampling))
+    assert set(failures) == {
+        "check_sample_weight_equivalence_on_dense_data",
+        "check_sample_weight_equivalence_on_sparse_data",
+    }
+
+
+# scikit-learn 1.8 deprecates LogisticRegression's penalty, the oracle's.
+@pytest.mark.filterwarnings("ignore:.*'penalty' was deprecated.*:FutureWarning")
+@pytest.mark.parametrize("C", [4.0, 0.5, np.inf])
+def test_penalty_none_warns_that_C_is_ignored(C):
+    # As LogisticRegression: C set away from its default (1.0) is ignored
+    # without a penalty, which a UserWarning says; the fit is C's default's.
+    X, y = _data()
+    params = dict(penalty=None, sampling="full", tol=1e-8)
+    with pytest.warns(
+        UserWarning, match="Setting penalty=None will ignore the C"
+    ) as record:
+        ours = LocalSensitivityLogistic(C=C, **params).fit(X, y)
+    # Reported at the caller's line.
+    assert record[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        default = LocalSensitivityLogistic(**params).fit(X, y)
+        LocalSensitivityLogistic(C=C, sampling="full").fit(X, y)
+    assert_allclose(ours.coef_, default.coef_, rtol=1e-12)
+    with pytest.warns(UserWarning, match="Setting penalty=None will ignore the C"):
+        LogisticRegression(penalty=None, C=C).fit(X, y)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("csr_container", [sp.csr_matrix, sp.csr_array])
+def test_sparsify_and_densify_keep_the_predictions(n_classes, csr_container):
+    X, y = _data(n_classes=n_classes)
+    model = LocalSensitivityLogistic(random_state=0).fit(X, y)
+    # A zero coefficient, kept out of the sparse coef_.
+    model.coef_[:, 0] = 0.0
+    dense_coef = model.coef_.copy()
+    outputs = {
+        method: getattr(model, method)(X)
+        for method in ("decision_function", "predict_proba", "predict")
+    }
+    assert model.sparsify() is model
+    assert sp.issparse(model.coef_)
+    assert model.coef_.nnz == np.count_nonzero(dense_coef)
+    for X_pred in (X, csr_container(X)):
+        for method, expected in outputs.items():
+            assert_allclose(getattr(model, method)(X_pred), expected, rtol=1e-12)
+    assert model.densify() is model
+    assert isinstance(model.coef_, np.ndarray)
+    assert_array_equal(model.coef_, dense_coef)
+    assert_allclose(model.decision_function(X), outputs["decision_function"])
+
+
+def test_warm_start_from_sparsified_coefficients():
+    # sparsify() leaves coef_ a sparse matrix; a warm start reads it as the
+    # dense coefficients it holds.
+    X, y = _data(n_classes=3)
+    params = dict(sampling="full", tol=0.0, max_iter=5)
+    dense = LocalSensitivityLogistic(warm_start=True, **params)
+    sparse = LocalSensitivityLogistic(warm_start=True, **params)
+    with pytest.warns(ConvergenceWarning):
+        dense.fit(X, y)
+        sparse.fit(X, y).sparsify()
+        dense.fit(X, y)
+        sparse.fit(X, y)
+    assert isinstance(sparse.coef_, np.ndarray)
+    assert_allclose(sparse.coef_, dense.coef_, rtol=1e-12)

@@ -10,11 +10,16 @@ from itertools import permutations
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Ridge
 from sklearn.metrics import r2_score
+from sklearn.utils.estimator_checks import (
+    check_sample_weight_equivalence_on_dense_data,
+)
 
 from skcgm.datasets import make_mixed_linear_regression
 from skcgm.linear_model import MixedLinearRegressor
+from skcgm.utils.estimator_checks import expected_failed_checks
 
 
 def _match(fitted, truth):
@@ -236,7 +241,8 @@ def test_empty_component_keeps_its_coefficients():
         n_samples=50, n_features=2, n_components=1, noise=0.0, random_state=0
     )
     far = np.array([[0.1, 0.1], [100.0, -100.0]])
-    model = MixedLinearRegressor(init=far).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match=r"distinct components \(1\)"):
+        model = MixedLinearRegressor(init=far).fit(X, y)
     assert_array_equal(model.coef_[1], far[1])
     assert_allclose(model.weights_, [1.0, 0.0])
     assert_allclose(model.predict(X), X @ model.coef_[0])
@@ -334,3 +340,70 @@ def test_bad_data_raise():
     model = MixedLinearRegressor(random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="3 features"):
         model.predict(X[:, :2])
+
+
+# KMeans' conventions and parallel runs (issue 15, points 6, 16 and 1).
+
+
+@pytest.mark.parametrize(
+    "fit_intercept, init_shape, match",
+    [
+        (False, (3, 2), "does not match the number of components 2."),
+        (False, (2, 3), "does not match the number of features of the data 2."),
+        (True, (3, 3), "does not match the number of components 2."),
+        (True, (2, 4), "number of features of the data 2 \\(or 3 with the"),
+    ],
+)
+def test_init_shape_errors_name_the_wrong_dimension(fit_intercept, init_shape, match):
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=30, n_features=2, n_components=2, random_state=0
+    )
+    estimator = MixedLinearRegressor(
+        2, init=np.zeros(init_shape), fit_intercept=fit_intercept
+    )
+    with pytest.raises(ValueError, match=match) as error:
+        estimator.fit(X, y)
+    assert str(error.value).startswith(
+        f"The shape of the initial coefficients {init_shape}"
+    )
+
+
+def test_init_array_with_n_init_warns_and_runs_once(capsys):
+    X, y, coef, _ = make_mixed_linear_regression(
+        n_samples=60, n_features=2, n_components=2, random_state=0
+    )
+    with pytest.warns(RuntimeWarning) as record:
+        MixedLinearRegressor(2, init=coef + 0.1, n_init=3, verbose=1).fit(X, y)
+    assert [str(w.message) for w in record] == [
+        "Explicit initial coefficients passed: performing only one init in "
+        "MixedLinearRegressor instead of n_init=3."
+    ]
+    assert capsys.readouterr().out.count("Initialization complete") == 1
+
+
+def test_verbose_with_n_jobs_prints_in_the_caller(capsys):
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=120, n_features=3, n_components=3, random_state=1
+    )
+    params = dict(init="random", n_init=3, random_state=0, verbose=1)
+    MixedLinearRegressor(3, n_jobs=1, **params).fit(X, y)
+    sequential = capsys.readouterr().out
+    MixedLinearRegressor(3, n_jobs=2, **params).fit(X, y)
+    parallel = capsys.readouterr().out
+    assert sequential.count("Initialization complete") == 3
+    assert "Iteration 0, objective " in sequential
+    assert parallel == sequential
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_fixed_init_passes_sample_weight_equivalence(fit_intercept):
+    # The published expected failure's cause is the random seeding: with a
+    # fixed init array (the check's data has 30 features) the check passes.
+    # Sparse input is refused, so the sparse variant does not apply.
+    init = np.random.RandomState(0).standard_normal((2, 30))
+    estimator = MixedLinearRegressor(2, init=init, fit_intercept=fit_intercept)
+    assert expected_failed_checks(estimator) == {}
+    check_sample_weight_equivalence_on_dense_data("MixedLinearRegressor", estimator)
+    assert set(expected_failed_checks(MixedLinearRegressor())) == {
+        "check_sample_weight_equivalence_on_dense_data"
+    }

@@ -2,6 +2,7 @@
 
 import itertools
 import math
+import re
 
 import numpy as np
 import pytest
@@ -169,3 +170,28 @@ def test_alpha_regret_validation():
         alpha_regret(np.zeros(2), [f] * 2, lmo, n_steps=0)
     with pytest.raises(ValueError, match="n_features"):
         alpha_regret(np.zeros(2), [f] * 2, CappedSimplexLMO())
+
+
+def test_public_functions_use_sklearn_parameter_validation():
+    from skcgm.utils._sklearn_compat import InvalidParameterError
+
+    f = QuadraticObjective(np.zeros((2, 2)), np.ones(2))
+    lmo = BoxLMO(n_features=2)
+    with pytest.raises(
+        InvalidParameterError,
+        match=re.escape(
+            "The 'n_steps' parameter of continuous_greedy must be an int in the "
+            "range [1, inf). Got 0 instead."
+        ),
+    ):
+        continuous_greedy(lmo, f.grad, 2, n_steps=0)
+    with pytest.raises(
+        InvalidParameterError,
+        match=re.escape("The 'alpha' parameter of alpha_regret must be a float in"),
+    ):
+        alpha_regret(np.zeros(2), [f] * 2, lmo, alpha=1.5)
+    with pytest.raises(
+        InvalidParameterError,
+        match=re.escape("The 'learner' parameter of run_online must be an instance"),
+    ):
+        run_online(lmo, [f] * 2)

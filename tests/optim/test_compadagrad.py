@@ -764,7 +764,10 @@ def test_penalty_none_ignores_alpha_and_l1_with_zero_alpha_is_unpenalized():
         ({"alpha": "1"}, "'alpha' parameter"),
         ({"tau": -1.0}, "'tau' parameter"),
         ({"delta": 0.0}, "'delta' parameter"),
-        ({"penalty": "elasticnet"}, "'penalty' parameter"),
+        ({"penalty": "l3"}, "'penalty' parameter"),
+        ({"penalty": "elasticnet", "l1_ratio": 1.5}, "'l1_ratio' parameter"),
+        ({"penalty": "elasticnet", "l1_ratio": None}, "'l1_ratio' parameter"),
+        ({"tau": 0.0, "penalty": "elasticnet"}, "'tau' parameter"),
         ({"variant": "dual"}, "'variant' parameter"),
         ({"tau": 0.0, "alpha": 0.0}, "'tau' parameter"),
         ({"tau": 0.0, "penalty": "l1"}, "'tau' parameter"),
@@ -811,3 +814,146 @@ def test_l1_steps_emit_no_warning_on_typical_data():
         for g in grads:
             compadagrad_step(state, g, projection, eta=0.5, alpha=1.0, penalty="l1")
     assert 0 < np.count_nonzero(state.coef) < 64
+
+
+# -- elastic net ---------------------------------------------------------------
+
+
+def _dense_elasticnet_coordinate_descent(H, x, g, eta, lam1, lam2):
+    """argmin eta <g, z> + ||z - x||_H^2 / 2 + lam1 ||z||_1 + lam2 ||z||^2 / 2.
+
+    Cyclic coordinate descent on the dense H, to convergence: the exact
+    per-step composite subproblem, written independently of the solver.
+    """
+    u = eta * g - H @ x
+    z = np.zeros_like(u)
+    for _ in range(100_000):
+        previous = z.copy()
+        for i in range(z.shape[0]):
+            r = -u[i] - H[i] @ z + H[i, i] * z[i]
+            z[i] = np.sign(r) * max(abs(r) - lam1, 0.0) / (H[i, i] + lam2)
+        if np.abs(z - previous).max() < 1e-15:
+            break
+    return z
+
+
+@pytest.mark.parametrize("variant", ["paper", "theory"])
+@pytest.mark.parametrize(
+    "n_features, n_components", [(12, 0), (12, 3), (20, 8), (16, 16)]
+)
+@pytest.mark.parametrize("l1_ratio", [0.15, 0.7])
+def test_elasticnet_step_equals_coordinate_descent(
+    variant, n_features, n_components, l1_ratio
+):
+    # The ridge part moves into the metric (A + lam2 I keeps A's structure);
+    # every step must be the exact minimizer of the composite subproblem.
+    grads = _gradients(8, n_features, seed=n_features + n_components, rank=3)
+    projection = SRHT(n_components, random_state=1).fit(n_features)
+    state = init_compadagrad_state(projection)
+    n = projection.n_padded_
+    eta, alpha, tau, delta = 0.5, 0.6, 0.7, 1e-2
+    lam1, lam2 = eta * alpha * l1_ratio, eta * alpha * (1 - l1_ratio)
+    seen, n_zeros = [], 0
+    for grad in grads:
+        g = np.zeros(n)
+        g[:n_features] = grad
+        seen.append(g)
+        x = state.coef.copy()
+        compadagrad_step(
+            state,
+            grad,
+            projection,
+            eta=eta,
+            alpha=alpha,
+            penalty="elasticnet",
+            l1_ratio=l1_ratio,
+            tau=tau,
+            delta=delta,
+            variant=variant,
+        )
+        H = _dense_proximal_matrix(
+            projection, seen, tau=tau, delta=delta, variant=variant
+        )
+        expected = _dense_elasticnet_coordinate_descent(H, x, g, eta, lam1, lam2)
+        np.testing.assert_allclose(state.coef, expected, rtol=0, atol=1e-8)
+        n_zeros += np.sum(state.coef == 0)
+    assert n_zeros > 0
+
+
+@pytest.mark.parametrize("n_components", [0, 3, 8])
+def test_elasticnet_limits_are_l1_and_l2(n_components):
+    grads = _gradients(6, 8, seed=3, rank=2)
+    projection = SRHT(n_components, random_state=0).fit(8)
+    for l1_ratio, penalty in [(1.0, "l1"), (0.0, "l2")]:
+        net = init_compadagrad_state(projection)
+        ref = init_compadagrad_state(projection)
+        for g in grads:
+            kwargs = dict(eta=0.5, alpha=0.4, delta=1e-2)
+            compadagrad_step(
+                net, g, projection, penalty="elasticnet", l1_ratio=l1_ratio, **kwargs
+            )
+            compadagrad_step(ref, g, projection, penalty=penalty, **kwargs)
+        np.testing.assert_allclose(net.coef, ref.coef, rtol=1e-12, atol=1e-14)
+
+
+# -- overflow ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("penalty", ["l2", "l1"])
+@pytest.mark.parametrize("errstate", ["ignore", "raise"])
+def test_overflowing_step_raises_and_leaves_the_state_unchanged(penalty, errstate):
+    # Gradients of 1e200 overflow the outer products (1e400): the step must
+    # say so before LAPACK sees the infinities ("eigenvalues did not
+    # converge"), whatever the caller's numpy error state, and not half-update
+    # the state.
+    projection = SRHT(3, random_state=0).fit(8)
+    state = init_compadagrad_state(projection)
+    kwargs = dict(eta=0.1, alpha=0.1, penalty=penalty)
+    compadagrad_step(state, np.arange(8.0), projection, **kwargs)
+    before = {
+        name: np.copy(getattr(state, name))
+        for name in ("coef", "subspace_gram", "complement_sq")
+    }
+    eigh_before = state.subspace_eigh
+    with np.errstate(all=errstate):
+        with pytest.raises(FloatingPointError, match="overflowed"):
+            compadagrad_step(state, np.full(8, 1e200), projection, **kwargs)
+    for name, value in before.items():
+        np.testing.assert_array_equal(getattr(state, name), value)
+    assert state.n_updates == 1
+    assert state.subspace_eigh is eigh_before
+    # The state still works.
+    compadagrad_step(state, np.ones(8), projection, **kwargs)
+    assert np.isfinite(state.coef).all()
+
+
+def test_ill_conditioned_complement_falls_back_to_least_squares(monkeypatch):
+    # With the Cholesky factorization refused, the weighted least-squares
+    # solve gives the same l2 step (to rounding).
+    grads = _gradients(6, 20, seed=0, rank=2)
+    projection = SRHT(4, random_state=0).fit(20)
+    states = [init_compadagrad_state(projection) for _ in range(2)]
+    for g in grads:
+        compadagrad_step(states[0], g, projection, eta=0.5, alpha=0.1)
+
+    def refuse(M):
+        raise np.linalg.LinAlgError("refused")
+
+    monkeypatch.setattr(_compadagrad, "_cholesky", refuse)
+    for g in grads:
+        compadagrad_step(states[1], g, projection, eta=0.5, alpha=0.1)
+    np.testing.assert_allclose(states[1].coef, states[0].coef, rtol=1e-9, atol=1e-12)
+
+
+def test_tiny_delta_on_coordinates_without_gradient_gives_a_finite_step():
+    # delta = 1e-30 on coordinates that never see a gradient gives B entries
+    # of 1e30 next to 1: Pi B Pi^T from the transform was not numerically
+    # positive definite on these gradients (LinAlgError "dpotrf info=2").
+    rng = np.random.RandomState(0)
+    grads = rng.standard_normal((40, 3)) * (rng.rand(40, 3) < 0.5)
+    projection = SRHT(2, random_state=0).fit(3)
+    state = init_compadagrad_state(projection)
+    for g in grads:
+        compadagrad_step(state, g, projection, eta=0.1, alpha=0.0, delta=1e-30)
+    assert state.n_updates == 40
+    assert np.isfinite(state.coef).all()

@@ -348,6 +348,30 @@ def test_full_sampling_matches_logistic_regression_with_intercept_and_weights():
     assert result.history["grad_norm"][-1] <= 1e-10
 
 
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("sampling", ["full", "local_sensitivity"])
+def test_lazy_signed_rows_with_fewer_rows_than_columns_match_written_rows(
+    fit_intercept, sampling
+):
+    # n < d (+ 1): the smoothness constant is taken from the n x n Gram
+    # matrix, which failed on the lazy signed rows of 'full' (TypeError). The
+    # same rows written out as an array are the oracle: every round must
+    # agree to rounding.
+    rng = np.random.RandomState(0)
+    X = rng.standard_normal((4, 7))
+    y = np.array([1.0, -1.0, -1.0, 1.0])
+    columns = [X, np.ones((4, 1))] if fit_intercept else [X]
+    A = y[:, None] * np.hstack(columns)
+    pen = np.array([True] * 7 + [False] * fit_intercept)
+    params = dict(alpha=0.1, sampling=sampling, max_iter=20, tol=0.0, random_state=0)
+    lazy = approximate_proximal_point(
+        LOSS, X, signs=y, fit_intercept=fit_intercept, **params
+    )
+    written = approximate_proximal_point(LOSS, A, penalized=pen, **params)
+    np.testing.assert_allclose(lazy.coef, written.coef, rtol=1e-10, atol=1e-12)
+    assert lazy.history["objective"][-1] < lazy.history["objective"][0]
+
+
 def test_full_sampling_converges_to_the_optimum_and_contracts_like_lemma19():
     A, _, _ = _synthetic(2, n=300, d=10, noise=1.0)
     alpha = 1e-2
@@ -666,3 +690,54 @@ def test_n_iter_no_change_stops_where_a_callback_with_the_same_rule_stops():
     objective = stalled.history["objective"]
     assert np.all(objective[-3:] >= objective[:-3].min())
     assert objective[-4] == objective[:-3].min()
+
+
+class _BlasThreadsSeen:
+    """The logistic loss, recording the BLAS thread counts it runs under."""
+
+    def __init__(self):
+        from threadpoolctl import ThreadpoolController
+
+        self._controller = ThreadpoolController()
+        self.seen = set()
+
+    def _record(self):
+        blas = self._controller.select(user_api="blas").info()
+        self.seen.update(library["num_threads"] for library in blas)
+
+    def derivative(self, t):
+        # The inner solver's gradients.
+        self._record()
+        return LOSS.derivative(t)
+
+    def _value_derivatives(self, t):
+        # The full objective and gradient of every round.
+        self._record()
+        return LOSS._value_derivatives(t)
+
+    def __getattr__(self, name):
+        return getattr(LOSS, name)
+
+
+@pytest.mark.parametrize("sampling", ["full", "local_sensitivity", "uniform"])
+def test_proximal_point_runs_with_one_blas_thread_and_restores_the_limit(sampling):
+    # The passes over all the rows run on our own threads, the rest are
+    # small BLAS calls: the whole run holds BLAS to one thread (the inner
+    # solver's gradients, on the sample or on all the rows, included), and
+    # gives the caller's limit back.
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads():
+        return {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"}
+
+    A, _, _ = _synthetic(0, n=200, d=5)
+    loss = _BlasThreadsSeen()
+    with threadpool_limits(limits=2, user_api="blas"):
+        outer = blas_threads()
+        if outer == {1}:
+            pytest.skip("BLAS runs a single thread on this machine")
+        approximate_proximal_point(
+            loss, A, alpha=0.1, sampling=sampling, max_iter=3, random_state=0
+        )
+        assert blas_threads() == outer
+    assert loss.seen == {1}

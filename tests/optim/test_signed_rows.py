@@ -25,9 +25,8 @@ def test_signed_rows_act_like_the_written_out_matrix(fit_intercept, with_signs, 
     rng = np.random.RandomState(0)
     X = rng.standard_normal((50, 4)).astype(dtype)
     signs = np.where(rng.uniform(size=50) < 0.5, -1.0, 1.0) if with_signs else None
-    if not (with_signs or fit_intercept):
-        assert signed_rows(X) is X
-        return
+    # Unsigned rows without an intercept too: the operator's products run on
+    # threads over blocks of rows.
     A = signed_rows(X, signs, fit_intercept)
     dense = _dense(X.astype(np.float64), signs, fit_intercept)
     x, v = rng.standard_normal(A.shape[1]), rng.standard_normal(50)
@@ -197,3 +196,21 @@ def test_bad_signs_are_refused_naming_the_parameter(signs):
     X = np.random.RandomState(4).standard_normal((40, 3))
     with pytest.raises(ValueError, match="signs"):
         approximate_proximal_point(LOSS, X, signs=signs, alpha=0.1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_signed_rows_products_over_several_blocks_of_rows(dtype):
+    # More rows than one block (2**17 elements per block of a vector): the
+    # products are assembled from blocks computed on threads.
+    rng = np.random.RandomState(5)
+    n = 2**17 + 3001
+    X = rng.standard_normal((n, 2)).astype(dtype)
+    signs = np.where(rng.uniform(size=n) < 0.5, -1.0, 1.0)
+    A = signed_rows(X, signs, fit_intercept=True)
+    dense = _dense(X.astype(np.float64), signs, True)
+    x, v = rng.standard_normal(3).astype(dtype), rng.standard_normal(n).astype(dtype)
+    tol = 1e-10 if dtype == np.float64 else 1e-4
+    product = A @ x
+    assert product.dtype == dtype and product.shape == (n,)
+    np.testing.assert_allclose(product, dense @ x, rtol=tol, atol=tol)
+    np.testing.assert_allclose(A.T @ v, dense.T @ v, rtol=tol, atol=tol * n**0.5)

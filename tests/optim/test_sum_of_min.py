@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from joblib import parallel_config
 from scipy.optimize import minimize
 from scipy.stats import chisquare
 from sklearn.cluster import KMeans, kmeans_plusplus
@@ -31,10 +32,10 @@ def _half_sq_dist(X, centers):
 
 
 def _kl_matrix(X, centers):
-    """Generalized KL ``d(x_j, y_i) = sum x log(x / y) - x + y``, centroid first."""
+    """Generalized KL ``D(y_i || x_j) = sum y log(y / x) - y + x`` (positive data)."""
     Y = np.asarray(X, np.float64)[:, None, :]
     C = np.asarray(centers, np.float64)[None]
-    return np.sum(C * np.log(C / Y) - C + Y, axis=2)
+    return np.sum(Y * np.log(Y / C) - Y + C, axis=2)
 
 
 def _objective(loss_matrix, sample_weight=None):
@@ -549,8 +550,8 @@ def test_sum_of_minimum_momentum_returns_valid_result(global_random_seed):
 def _kl_brute_force_minimizer(Y, w):
     def fun(z):
         x = np.exp(z)
-        value = np.sum(w[:, None] * (x * (z - np.log(Y)) - x + Y))
-        grad = x * np.sum(w[:, None] * (z - np.log(Y)), axis=0)
+        value = np.sum(w[:, None] * (Y * (np.log(Y) - z) - Y + x))
+        grad = x * w.sum() - w @ Y
         return value, grad
 
     z0 = np.log(Y.mean(axis=0))
@@ -559,7 +560,7 @@ def _kl_brute_force_minimizer(Y, w):
 
 
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
-def test_kl_loss_group_minimizer_is_geometric_mean(global_random_seed, weighted):
+def test_kl_loss_group_minimizer_is_weighted_mean(global_random_seed, weighted):
     rng = np.random.RandomState(global_random_seed)
     Y = rng.uniform(0.2, 5.0, size=(12, 3))
     w = rng.uniform(0.5, 2.0, size=12) if weighted else np.ones(12)
@@ -568,8 +569,8 @@ def test_kl_loss_group_minimizer_is_geometric_mean(global_random_seed, weighted)
     )
     brute = _kl_brute_force_minimizer(Y, w)
     np.testing.assert_allclose(res.params[0], brute, rtol=1e-6)
-    geometric = np.exp(np.average(np.log(Y), axis=0, weights=w))
-    np.testing.assert_allclose(res.params[0], geometric, rtol=1e-10)
+    mean = np.average(Y, axis=0, weights=w)
+    np.testing.assert_allclose(res.params[0], mean, rtol=1e-10)
     expected_F = np.sum(w * _kl_matrix(Y, res.params)[:, 0]) / w.sum()
     np.testing.assert_allclose(res.objective, expected_F, rtol=1e-10)
 
@@ -577,9 +578,7 @@ def test_kl_loss_group_minimizer_is_geometric_mean(global_random_seed, weighted)
 def test_kl_loss_one_dimension_grid():
     y = np.array([[0.5], [1.0], [4.0], [2.5]])
     grid = np.linspace(0.3, 4.0, 200001)
-    values = np.sum(
-        grid[:, None] * np.log(grid[:, None] / y.T) - grid[:, None] + y.T, 1
-    )
+    values = np.sum(y.T * np.log(y.T / grid[:, None]) - y.T + grid[:, None], 1)
     res = sum_of_minimum(y, 1, loss="kl", random_state=0)
     np.testing.assert_allclose(res.params[0, 0], grid[np.argmin(values)], atol=1e-4)
 
@@ -597,13 +596,11 @@ def test_kl_loss_labels_and_objective_use_divergence(global_random_seed):
     D = _kl_matrix(Y, res.params)
     np.testing.assert_array_equal(res.labels, np.argmin(D, axis=1))
     np.testing.assert_allclose(res.objective, _objective(D), rtol=1e-10)
-    # at convergence, every center is the geometric mean of its cluster
+    # at convergence, every center is the mean of its cluster
     for j in range(3):
         mask = res.labels == j
         if mask.any():
-            np.testing.assert_allclose(
-                res.params[j], np.exp(np.log(Y[mask]).mean(axis=0)), rtol=1e-10
-            )
+            np.testing.assert_allclose(res.params[j], Y[mask].mean(axis=0), rtol=1e-10)
 
 
 def test_kl_loss_rejects_negative_data():
@@ -757,3 +754,54 @@ def test_sum_of_minimum_more_clusters_than_samples_raises():
         sum_of_minimum(X, 5, random_state=0)
     with pytest.raises(ValueError):
         generalized_kmeans_plusplus(X, 5, random_state=0)
+
+
+# --------------------------------------------------------------------------------------
+# KMeans' conventions and parallel runs (issue 15, points 6 and 16)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_sum_of_minimum_partition_repeated_completes_kmeans_n_iter(seed):
+    X, _, _ = _blobs(seed, n_samples=80, n_centers=4, std=2.5)
+    init, _ = kmeans_plusplus(X, 4, random_state=seed)
+    km = KMeans(4, init=init, n_init=1, algorithm="lloyd", tol=0).fit(X)
+    res = sum_of_minimum(X, 4, init=init, tol=0)
+    assert res.partition_repeated
+    assert res.n_iter + 1 == km.n_iter_
+    capped = sum_of_minimum(X, 4, init=init, tol=0, max_iter=1)
+    assert not capped.partition_repeated and capped.n_iter == 1
+
+
+@pytest.mark.parametrize(
+    "init, match",
+    [
+        (np.zeros((2, 2)), "does not match the number of clusters 3."),
+        (np.zeros((3, 4)), "does not match the number of features of the data 2."),
+    ],
+)
+def test_sum_of_minimum_init_shape_errors_name_the_wrong_dimension(init, match):
+    X, _, _ = _blobs(0, n_samples=20, n_centers=2)
+    with pytest.raises(ValueError, match=match):
+        sum_of_minimum(X, 3, init=init)
+
+
+def test_sum_of_minimum_init_array_with_n_init_runs_once():
+    X, _, _ = _blobs(0, n_samples=20, n_centers=2)
+    with pytest.warns(RuntimeWarning, match="one init in sum_of_minimum"):
+        sum_of_minimum(X, 2, init=X[:2], n_init=2)
+
+
+@pytest.mark.parametrize("solver", ["exact", "gd", "momentum"])
+def test_sum_of_minimum_verbose_parallel_lines_match_sequential(solver, capfd):
+    # capfd sees the file descriptors too: no line may come from a worker
+    # process directly, and none may be lost or interleaved.
+    X, _, _ = _blobs(5, n_samples=90, n_centers=3, std=3.0)
+    options = dict(solver=solver, init="uniform", n_init=3, random_state=0)
+    sum_of_minimum(X, 3, n_jobs=1, verbose=1, **options)
+    sequential = capfd.readouterr().out
+    with parallel_config(backend="loky"):
+        sum_of_minimum(X, 3, n_jobs=2, verbose=1, **options)
+    parallel = capfd.readouterr().out
+    assert sequential.count("Initialization complete") == 3
+    assert "Iteration 1, objective " in sequential
+    assert parallel == sequential

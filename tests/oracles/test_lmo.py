@@ -8,21 +8,26 @@ oracles; the coordinate and norm-ball sets are in ``test_lmo_sets.py``.
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
+import inspect
 import itertools
 import pickle
 
+import joblib
 import numpy as np
 import pytest
 from scipy.optimize import linprog, minimize
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
+from skcgm import oracles
+from skcgm.online import POBGA
 from skcgm.oracles import (
     BirkhoffLMO,
     BoxLMO,
     CappedSimplexLMO,
     ConvexHullLMO,
     DownClosedPolytopeLMO,
+    ExactMIPS,
     KSparseLMO,
     L1BallLMO,
     L2BallLMO,
@@ -262,9 +267,60 @@ def test_lmo_clone_pickle_and_repr(lmo):
         lmo.set_params(not_a_parameter=1)
 
 
+def test_all_lmos_covers_every_exported_lmo_class():
+    exported = {
+        name
+        for name in oracles.__all__
+        if name.endswith("LMO") and inspect.isclass(getattr(oracles, name))
+    }
+    assert {type(lmo).__name__ for lmo in _all_lmos()} == exported
+
+
+@pytest.mark.parametrize("lmo", _all_lmos(), ids=lambda lmo: type(lmo).__name__)
+def test_lmo_params_round_trip_through_clone_and_set_params(lmo):
+    params = lmo.get_params(deep=True)
+    cloned = clone(lmo)
+    assert joblib.hash(cloned.get_params(deep=True)) == joblib.hash(params)
+    assert repr(cloned) == repr(lmo)
+    # set_params with the object's own parameters changes nothing.
+    assert cloned.set_params(**cloned.get_params(deep=False)) is cloned
+    assert joblib.hash(cloned.get_params(deep=True)) == joblib.hash(params)
+    with pytest.raises(ValueError, match="Invalid parameter 'nope'"):
+        cloned.set_params(nope=1)
+
+
+@pytest.mark.parametrize("lmo", _all_lmos(), ids=lambda lmo: type(lmo).__name__)
+def test_lmo_html_repr(lmo):
+    html = lmo._repr_html_()
+    assert isinstance(html, str) and type(lmo).__name__ in html
+    bundle = lmo._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(lmo)
+    assert type(lmo).__name__ in bundle["text/html"]
+
+
+def test_nested_parameters_of_a_convex_hull_lmo():
+    # The MIPS index of a ConvexHullLMO is a nested parameter, and the LMO
+    # of a learner one level above it.
+    lmo = ConvexHullLMO(mips=ExactMIPS(block_size=5))
+    assert lmo.get_params(deep=True)["mips__block_size"] == 5
+    assert lmo.set_params(mips__block_size=7).mips.block_size == 7
+    learner = POBGA(lmo, horizon=10)
+    assert learner.get_params(deep=True)["lmo__mips__block_size"] == 7
+    learner.set_params(lmo__chunk_size=3, lmo__mips__block_size=2)
+    assert lmo.chunk_size == 3 and lmo.mips.block_size == 2
+    cloned = clone(learner)
+    assert cloned.lmo is not lmo and cloned.lmo.mips is not lmo.mips
+    assert cloned.get_params(deep=True)["lmo__mips__block_size"] == 2
+    # A fitted ConvexHullLMO (it has fit) is drawn inside the learner's diagram.
+    lmo.fit(np.eye(3))
+    html = learner._repr_html_()
+    assert "POBGA" in html and "ConvexHullLMO" in html
+
+
 def test_repr_shows_changed_parameters_and_array_shapes():
     assert repr(SimplexLMO()) == "SimplexLMO()"
-    assert repr(BoxLMO(upper=2.0, n_features=3)) == "BoxLMO(upper=2.0, n_features=3)"
+    # Sorted by name, as scikit-learn's repr.
+    assert repr(BoxLMO(upper=2.0, n_features=3)) == "BoxLMO(n_features=3, upper=2.0)"
     lmo = DownClosedPolytopeLMO(A=np.ones((4, 5)), b=np.ones(4))
     assert repr(lmo) == (
         "DownClosedPolytopeLMO(A=<ndarray of shape (4, 5)>, b=array([1., 1., 1., 1.]))"

@@ -1,8 +1,13 @@
 """Tests of KernelHerdingSampler against brute-force MMD computations."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.exceptions import DataConversionWarning
 from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 
 from skcgm.sampling import KernelHerdingSampler
@@ -85,10 +90,11 @@ def test_weights_valid(params):
 
 
 def test_herding_weights_are_uniform_over_the_multiset():
-    # step='herding' is eta_t = 1/(t+1): every selection weighs 1/T.
+    # step='herding' is eta_t = 1/(t+1): every selection weighs 1/T. More
+    # selections than rows are allowed (a row is then selected again).
     X = _mixture(100)
     sampler = KernelHerdingSampler(150, gamma=2.0).fit(X)
-    assert sampler.n_iter_ == 100  # clipped to the number of rows
+    assert sampler.n_iter_ == 150
     counts = sampler.sample_weights_ * sampler.n_iter_
     np.testing.assert_allclose(counts, np.round(counts), atol=1e-9)
     assert np.round(counts).sum() == sampler.n_iter_
@@ -199,10 +205,10 @@ def test_fit_resample_equals_fit_and_indexing(dtype):
     assert y_res is None
     assert X_res.dtype == dtype
     fitted = KernelHerdingSampler(20).fit(X)
-    np.testing.assert_array_equal(X_res, X[fitted.sample_indices_])
+    np.testing.assert_array_equal(X_res, X[fitted.resample_indices_])
     y = np.arange(X.shape[0])
     X_res, y_res = sampler.fit_resample(X, y)
-    np.testing.assert_array_equal(y_res, fitted.sample_indices_)
+    np.testing.assert_array_equal(y_res, fitted.resample_indices_)
 
 
 @pytest.mark.parametrize(
@@ -219,7 +225,7 @@ def test_sparse_input_matches_dense(params):
     dense = KernelHerdingSampler(15, **params).fit(X)
     X_res, _ = KernelHerdingSampler(15, **params).fit_resample(sp.csr_matrix(X))
     assert sp.issparse(X_res)
-    np.testing.assert_allclose(X_res.toarray(), X[dense.sample_indices_])
+    np.testing.assert_allclose(X_res.toarray(), X[dense.resample_indices_])
 
 
 def test_per_class_keeps_class_proportions():
@@ -229,11 +235,12 @@ def test_per_class_keeps_class_proportions():
     X[y == 1] += 4.0
     sampler = KernelHerdingSampler(50, per_class=True, gamma=0.5)
     X_res, y_res = sampler.fit_resample(X, y)
-    # Budgets 30, 15, 5; herding may select a row twice, never more here.
-    counts = np.bincount(y_res, minlength=3)
-    np.testing.assert_allclose(counts, [30, 15, 5], atol=1)
-    # Class weights keep the class masses exactly.
-    class_mass = np.bincount(y_res, weights=sampler.sample_weights_, minlength=3)
+    # Budgets 30, 15, 5, repeats included.
+    np.testing.assert_array_equal(np.bincount(y_res, minlength=3), [30, 15, 5])
+    # Class weights keep the class masses exactly (whole budgets here).
+    class_mass = np.bincount(
+        y[sampler.sample_indices_], weights=sampler.sample_weights_, minlength=3
+    )
     np.testing.assert_allclose(class_mass, [0.6, 0.3, 0.1])
     assert sampler.n_iter_ == 50
     # At least one selection per class, even when its quota rounds to 0.
@@ -279,9 +286,9 @@ def test_bad_params_raise(params, match):
         KernelHerdingSampler(**{"n_samples": 5, **params}).fit(_mixture(20))
 
 
-def test_per_class_needs_1d_y():
+def test_per_class_needs_one_class_per_row():
     X = _mixture(20)
-    with pytest.raises(ValueError, match="1-D y"):
+    with pytest.raises(ValueError, match="not supported with per_class=True"):
         KernelHerdingSampler(5, per_class=True).fit(X, np.zeros((20, 2)))
 
 
@@ -310,3 +317,220 @@ def test_lsh_falls_back_to_the_exact_scan_instead_of_stopping():
     assert lsh.n_iter_ == exact.n_iter_ == 60
     assert max(lsh.n_scored_) > X.shape[0]
     assert lsh.mmd_history_[-1] < 5 * exact.mmd_history_[-1]
+
+
+def _unweighted_mmd2(X_rows, X, gamma):
+    """Brute-force squared MMD between the uniform measures on two row sets."""
+    return float(
+        rbf_kernel(X_rows, X_rows, gamma=gamma).mean()
+        - 2.0 * rbf_kernel(X_rows, X, gamma=gamma).mean()
+        + rbf_kernel(X, X, gamma=gamma).mean()
+    )
+
+
+def _imbalanced(n_major=160, n_minor=40, seed=0):
+    rng = np.random.RandomState(seed)
+    X = np.concatenate([rng.normal(0, 1, (n_major, 2)), rng.normal(3, 1, (n_minor, 2))])
+    return X, np.repeat([0, 1], [n_major, n_minor])
+
+
+@pytest.mark.parametrize("per_class", [False, True])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("n_samples", [40, 200, 450])
+def test_fit_resample_returns_the_herded_multiset(per_class, sparse, n_samples):
+    # n_samples=200 on 200 rows used to return 162 distinct rows, whose
+    # unweighted measure is not the herded one; 450 > 200 rows needs repeats.
+    X, y = _imbalanced()
+    gamma = 0.5
+    sampler = KernelHerdingSampler(n_samples, gamma=gamma, per_class=per_class)
+    X_res, y_res = sampler.fit_resample(sp.csr_matrix(X) if sparse else X, y)
+    X_res = X_res.toarray() if sparse else X_res
+    assert X_res.shape == (n_samples, 2) and y_res.shape == (n_samples,)
+    np.testing.assert_array_equal(X_res, X[sampler.resample_indices_])
+    np.testing.assert_array_equal(y_res, y[sampler.resample_indices_])
+    # The uniform measure on the returned rows is the weighted subset.
+    weighted = _mmd2(
+        rbf_kernel(X, gamma=gamma),
+        _dense_weights(sampler, X.shape[0]),
+        np.full(X.shape[0], 1.0 / X.shape[0]),
+    )
+    assert abs(_unweighted_mmd2(X_res, X, gamma) - weighted) < 1e-10
+    counts = np.bincount(sampler.resample_indices_, minlength=X.shape[0])
+    np.testing.assert_allclose(
+        counts / n_samples, _dense_weights(sampler, X.shape[0]), atol=1e-12
+    )
+    if per_class:
+        # Exact class counts, 4:1 as in the data (the old code gave 31/8
+        # instead of 32/8 for n_samples=40).
+        np.testing.assert_array_equal(
+            np.bincount(y_res), [4 * n_samples // 5, n_samples // 5]
+        )
+        assert sampler.sampling_strategy_ == {
+            0: 4 * n_samples // 5,
+            1: n_samples // 5,
+        }
+
+
+def test_resample_indices_follow_the_selection_order():
+    # Brute-force replay of the herding recursion: the returned rows are the
+    # rows it selects, one per iteration, repeats included.
+    X = _mixture(60, seed=4)
+    gamma, T = 0.7, 90
+    K = rbf_kernel(X, gamma=gamma)
+    p = np.full(X.shape[0], 1.0 / X.shape[0])
+    a = np.zeros(X.shape[0])
+    picks = []
+    for t in range(T):
+        i = int(np.argmax(K @ (p - a)))
+        picks.append(i)
+        a *= 1.0 - 1.0 / (t + 1)
+        a[i] += 1.0 / (t + 1)
+    sampler = KernelHerdingSampler(T, gamma=gamma).fit(X)
+    np.testing.assert_array_equal(sampler.resample_indices_, picks)
+    assert sampler.n_iter_ == T
+    _, first = np.unique(picks, return_index=True)
+    np.testing.assert_array_equal(
+        sampler.sample_indices_, np.asarray(picks)[np.sort(first)]
+    )
+
+
+@pytest.mark.parametrize("step", ["fw", "line_search"])
+@pytest.mark.parametrize("per_class", [False, True])
+def test_fit_resample_rounds_the_weights_of_other_steps(step, per_class):
+    X, y = _imbalanced()
+    n_samples = 50
+    sampler = KernelHerdingSampler(n_samples, step=step, per_class=per_class)
+    X_res, y_res = sampler.fit_resample(X, y)
+    assert X_res.shape[0] == y_res.shape[0] == n_samples
+    counts = np.bincount(sampler.resample_indices_, minlength=X.shape[0])
+    weights = _dense_weights(sampler, X.shape[0])
+    # Every row is repeated round(n_samples * weight) times, up or down.
+    assert np.all(np.abs(counts - n_samples * weights) < 1)
+    assert set(np.flatnonzero(counts)) <= set(sampler.sample_indices_)
+    if per_class:
+        np.testing.assert_array_equal(np.bincount(y_res), [40, 10])
+
+
+def test_fit_resample_uses_sample_weight():
+    X = _mixture(80, seed=5)
+    sample_weight = np.random.RandomState(0).uniform(0, 3, 80)
+    sample_weight[::4] = 0.0
+    X_before = X.copy()
+    X_res, _ = KernelHerdingSampler(30).fit_resample(X, sample_weight=sample_weight)
+    fitted = KernelHerdingSampler(30).fit(X, sample_weight=sample_weight)
+    np.testing.assert_array_equal(X_res, X[fitted.resample_indices_])
+    assert np.all(fitted.resample_indices_ % 4 != 0)
+    unweighted = KernelHerdingSampler(30).fit(X)
+    assert not np.array_equal(fitted.resample_indices_, unweighted.resample_indices_)
+    np.testing.assert_array_equal(X, X_before)
+
+
+@pytest.mark.parametrize("per_class", [False, True])
+@pytest.mark.parametrize(
+    "y_shape", [(21,), (19,), (19, 2)], ids=["longer", "shorter", "2d"]
+)
+def test_y_of_another_length_raises(per_class, y_shape):
+    X = _mixture(20)
+    y = np.zeros(y_shape, dtype=int)
+    y.flat[::2] = 1
+    sampler = KernelHerdingSampler(5, per_class=per_class)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        sampler.fit(X, y)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        sampler.fit_resample(X, y)
+
+
+def test_y_is_carried_along_without_per_class():
+    # Without per_class, y may be any target (here continuous and 2-D).
+    X = _mixture(50)
+    y = np.random.RandomState(0).normal(size=(50, 2))
+    sampler = KernelHerdingSampler(12)
+    _, y_res = sampler.fit_resample(X, y)
+    np.testing.assert_array_equal(y_res, y[sampler.resample_indices_])
+
+
+def test_per_class_needs_y():
+    with pytest.raises(ValueError, match="y is None.*per_class=True"):
+        KernelHerdingSampler(5, per_class=True).fit(_mixture(20))
+
+
+@pytest.mark.parametrize(
+    "y, match",
+    [
+        (np.linspace(0.0, 1.0, 20), "continuous"),
+        (np.random.RandomState(0).normal(size=(20, 2)), "continuous-multioutput"),
+        (np.tile([[1, 1, 0], [0, 1, 1]], (10, 1)), "Multilabel"),
+        (np.zeros(20), "at least 2 classes"),
+    ],
+    ids=["continuous", "continuous-multioutput", "multilabel", "one-class"],
+)
+def test_per_class_refuses_targets_without_classes(y, match):
+    with pytest.raises(ValueError, match=match):
+        KernelHerdingSampler(5, per_class=True).fit_resample(_mixture(20), y)
+
+
+def test_per_class_accepts_column_and_one_hot_y():
+    X, y = _imbalanced()
+    reference = KernelHerdingSampler(20, per_class=True).fit(X, y)
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        column = KernelHerdingSampler(20, per_class=True).fit(X, y[:, None])
+    one_hot = np.eye(2, dtype=int)[y]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, y_res = KernelHerdingSampler(20, per_class=True).fit_resample(X, one_hot)
+    for other in (column,):
+        np.testing.assert_array_equal(
+            other.resample_indices_, reference.resample_indices_
+        )
+    np.testing.assert_array_equal(y_res, one_hot[reference.resample_indices_])
+
+
+def test_per_class_budgets_sum_to_n_samples():
+    # Three tiny classes each get one selection; the old rounding then
+    # returned 12 rows for n_samples=10.
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(400, 2))
+    y = np.repeat([0, 1, 2, 3], [388, 4, 4, 4])
+    sampler = KernelHerdingSampler(10, per_class=True)
+    _, y_res = sampler.fit_resample(X, y)
+    np.testing.assert_array_equal(np.bincount(y_res), [7, 1, 1, 1])
+    with pytest.raises(ValueError, match="n_samples"):
+        KernelHerdingSampler(3, per_class=True).fit(X, y)
+
+
+def test_list_input_gives_lists():
+    X, y = _imbalanced(40, 10)
+    X_res, y_res = KernelHerdingSampler(8, per_class=True).fit_resample(
+        X.tolist(), y.tolist()
+    )
+    assert isinstance(X_res, list) and isinstance(y_res, list)
+    X_arr, y_arr = KernelHerdingSampler(8, per_class=True).fit_resample(X, y)
+    np.testing.assert_array_equal(X_res, X_arr)
+    np.testing.assert_array_equal(y_res, y_arr)
+
+
+def test_get_feature_names_out_is_the_input_names():
+    pd = pytest.importorskip("pandas")
+    X = pd.DataFrame(_mixture(30), columns=["a", "b"])
+    sampler = KernelHerdingSampler(5).fit(X)
+    np.testing.assert_array_equal(sampler.get_feature_names_out(), ["a", "b"])
+    X_res, _ = sampler.fit_resample(X)
+    assert list(X_res.columns) == ["a", "b"] and X_res.shape == (5, 2)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(
+    n_rows=st.integers(1, 12),
+    n_samples=st.integers(1, 30),
+    gamma=st.floats(0.05, 5.0),
+    seed=st.integers(0, 2**16),
+)
+def test_herding_multiset_is_the_weighted_subset(n_rows, n_samples, gamma, seed):
+    X = np.random.RandomState(seed).normal(size=(n_rows, 2))
+    sampler = KernelHerdingSampler(n_samples, gamma=gamma)
+    X_res, _ = sampler.fit_resample(X)
+    assert X_res.shape[0] == n_samples
+    counts = np.bincount(sampler.resample_indices_, minlength=n_rows)
+    np.testing.assert_allclose(
+        counts / n_samples, _dense_weights(sampler, n_rows), atol=1e-12
+    )

@@ -3,7 +3,6 @@
 from numbers import Integral
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -20,12 +19,26 @@ from ..optim._sum_of_min import (
     _check_n_samples,
     _inertia,
     _initialize,
+    _Naming,
+    _Progress,
     _resolve_n_init,
+    _run_restarts,
     _run_sum_of_minimum,
+    _warn_if_fewer_distinct,
 )
 from ..optim._sum_of_min_losses import group_membership
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._validation import check_sample_weight
+
+# KMeans' words in the messages; the verbose lines of the sum-of-minimum model
+# report the inertia, those of the product model its own objective.
+_NAMING = _Naming(
+    owner="GPCAClusterer",
+    params="initial normal bases",
+    explicit="initial normal bases",
+    groups="clusters",
+    quantity="inertia",
+)
 
 
 def _check_orthonormal(init, codim):
@@ -143,7 +156,9 @@ class GPCAClusterer(
     n_init : 'auto' or int, default='auto'
         Number of runs with different seeds; the run of lowest objective is
         kept. 'auto' means 1 for ``init='k-means++'`` or an array (the paper
-        makes single runs), 10 otherwise.
+        makes single runs), 10 otherwise. An ``init`` array makes one run,
+        with a :class:`RuntimeWarning` if ``n_init`` asks for more, as in
+        :class:`~sklearn.cluster.KMeans`.
 
     max_iter : int, default=50
         Maximum number of basis updates of 'sum_of_min', number of sweeps of
@@ -159,9 +174,17 @@ class GPCAClusterer(
         start from the same bases. Pass an int for reproducible results.
 
     n_jobs : int, default=None
-        Number of runs (``n_init``) in parallel through joblib. None means 1
-        unless in a :func:`joblib.parallel_backend` context; -1 means all
-        processors.
+        Number of runs (``n_init``) in parallel through joblib, on threads
+        unless a :func:`joblib.parallel_config` context chooses another
+        backend. None means 1 unless in such a context; -1 means all
+        processors. BLAS and the block threads of every run are limited so
+        that all runs together use no more threads than there are cores.
+
+    verbose : int, default=0
+        Print the inertia (the objective of 'sum_of_product') at every
+        iteration, in the words of :class:`~sklearn.cluster.KMeans`. With
+        ``n_jobs`` the lines of every run are printed by the calling process,
+        run after run, as with one job.
 
     Attributes
     ----------
@@ -261,6 +284,7 @@ class GPCAClusterer(
         "tol": SOLVER_CONSTRAINTS["tol"],
         "random_state": SOLVER_CONSTRAINTS["random_state"],
         "n_jobs": SOLVER_CONSTRAINTS["n_jobs"],
+        "verbose": SOLVER_CONSTRAINTS["verbose"],
     }
 
     def __init__(
@@ -276,6 +300,7 @@ class GPCAClusterer(
         tol=0.0,
         random_state=None,
         n_jobs=None,
+        verbose=0,
     ):
         self.n_clusters = n_clusters
         self.subspace_dim = subspace_dim
@@ -287,6 +312,7 @@ class GPCAClusterer(
         self.tol = tol
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def _validate(self, X, reset):
         if not reset:
@@ -326,6 +352,22 @@ class GPCAClusterer(
             )
         return self.normal_bases_
 
+    def _check_init(self, problem, codim):
+        """Refuse an init array of the wrong co-dimension or not orthonormal.
+
+        The engine names a wrong number of clusters or of features.
+        """
+        shape = np.shape(self.init)
+        expected = (self.n_clusters, *problem.param_shape())
+        if len(shape) == 3 and shape[:2] == expected[:2] and shape != expected:
+            offsets = " plus one column for the offsets" if self.affine else ""
+            raise ValueError(
+                f"The shape of the initial normal bases {shape} does not match "
+                f"the co-dimension {codim} = n_features - subspace_dim{offsets}."
+            )
+        if shape == expected:
+            _check_orthonormal(self.init, codim)
+
     def _bind(self, X):
         return SubspaceLoss(self.normal_bases_.shape[2], self.affine).bind(X)
 
@@ -359,13 +401,9 @@ class GPCAClusterer(
             )
         sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
         problem = SubspaceLoss(codim, self.affine).bind(X)
-        is_array = not isinstance(self.init, str)
-        if is_array and np.shape(self.init) == (
-            self.n_clusters,
-            *problem.param_shape(),
-        ):
-            _check_orthonormal(self.init, codim)
-        n_init = _resolve_n_init(self.n_init, self.init)
+        if not isinstance(self.init, str):
+            self._check_init(problem, codim)
+        n_init = _resolve_n_init(self.n_init, self.init, _NAMING)
 
         if self.model == "sum_of_min":
             result = _run_sum_of_minimum(
@@ -380,6 +418,8 @@ class GPCAClusterer(
                 tol=self.tol,
                 random_state=self.random_state,
                 n_jobs=self.n_jobs,
+                verbose=self.verbose,
+                naming=_NAMING,
             )
             params, labels = result.params, result.labels
             history, n_iter = result.objective_history, result.n_iter
@@ -421,7 +461,8 @@ class GPCAClusterer(
         # bases under the same random_state.
         seeds = random_state.randint(np.iinfo(np.int32).max, size=n_init)
 
-        def run(seed):
+        def run(seed, write=None):
+            progress = _Progress(write)
             init = _initialize(
                 problem,
                 self.init,
@@ -429,14 +470,16 @@ class GPCAClusterer(
                 sample_weight,
                 "gap",
                 np.random.RandomState(seed),
+                _NAMING,
             )
-            return _sum_of_product(problem.X, init, sample_weight, self.max_iter)
+            progress("Initialization complete")
+            return _sum_of_product(
+                problem.X, init, sample_weight, self.max_iter, progress
+            )
 
-        if n_init == 1:
-            runs = [run(seeds[0])]
-        else:
-            runs = Parallel(n_jobs=self.n_jobs)(delayed(run)(seed) for seed in seeds)
+        runs = _run_restarts(run, seeds, self.n_jobs, self.verbose)
         params, labels, history, n_iter = min(runs, key=lambda run: run[2][-1])
+        _warn_if_fewer_distinct(labels, self.n_clusters, _NAMING)
         return params.astype(problem.X.dtype, copy=False), labels, history, n_iter
 
     def predict(self, X):

@@ -16,10 +16,20 @@ from ..optim._sum_of_min import (
     SOLVER_CONSTRAINTS,
     _assign,
     _inertia,
+    _Naming,
     _run_sum_of_minimum,
 )
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._validation import check_sample_weight
+
+# KMeans' words in the messages and the verbose lines.
+_NAMING = _Naming(
+    owner="SumOfMinKMeans",
+    params="initial centers",
+    explicit="initial center position",
+    groups="clusters",
+    quantity="inertia",
+)
 
 
 class SumOfMinKMeans(
@@ -29,7 +39,8 @@ class SumOfMinKMeans(
 
     Finds centers :math:`x_1, \\dots, x_k` minimizing the sum-of-minimum
     objective of Ding, Chen, Wang and Yin (eq. 1.1) with per-sample losses
-    :math:`f_i(x) = d(x, y_i)`, a Bregman divergence with the center first:
+    :math:`f_i(x) = d(x, y_i)`, the divergence of the sample :math:`y_i`
+    from the center :math:`x`:
 
     .. math::
 
@@ -52,9 +63,13 @@ class SumOfMinKMeans(
     loss : {'squared_euclidean', 'kl'}, default='squared_euclidean'
         The divergence :math:`d(x, y)`. 'squared_euclidean' is
         :math:`\\frac{1}{2}\\|x - y\\|^2`, whose group minimizer is the mean:
-        with ``solver='exact'`` this is Lloyd's k-means. 'kl' is
-        :math:`\\sum_l x_l \\log(x_l / y_l) - x_l + y_l` for non-negative data;
-        its group minimizer is the coordinate-wise geometric mean, and it
+        with ``solver='exact'`` this is Lloyd's k-means. 'kl' is the
+        generalized Kullback-Leibler divergence
+        :math:`\\sum_l y_l \\log(y_l / x_l) - y_l + x_l` (:math:`0 \\log 0 = 0`)
+        for non-negative data; its group minimizer is the weighted mean,
+        clipped so that every center coordinate is at least 1% of the mean
+        entry of ``X``, which keeps the divergence of every non-negative
+        sample finite (see :class:`~skcgm.optim.KLDivergenceLoss`). It
         supports ``solver='exact'`` with ``init_score='gap'`` only (its
         gradient is not Lipschitz).
 
@@ -104,7 +119,9 @@ class SumOfMinKMeans(
     n_init : 'auto' or int, default='auto'
         Number of runs with different seeds; the run of lowest objective is
         kept. 'auto' means 1 for ``init='k-means++'`` or an array, 10
-        otherwise.
+        otherwise. An ``init`` array makes one run, with a
+        :class:`RuntimeWarning` if ``n_init`` asks for more, as in
+        :class:`~sklearn.cluster.KMeans`.
 
     max_iter : int, default=300
         Maximum number of center updates in a run.
@@ -119,12 +136,17 @@ class SumOfMinKMeans(
         depend on ``n_jobs``.
 
     n_jobs : int, default=None
-        Number of runs (``n_init``) in parallel through joblib. None means 1
-        unless in a :func:`joblib.parallel_backend` context; -1 means all
-        processors.
+        Number of runs (``n_init``) in parallel through joblib, on threads
+        unless a :func:`joblib.parallel_config` context chooses another
+        backend. None means 1 unless in such a context; -1 means all
+        processors. BLAS and the block threads of every run are limited so
+        that all runs together use no more threads than there are cores.
 
     verbose : int, default=0
-        Print the objective at every iteration.
+        Print the inertia at every iteration, in the words of
+        :class:`~sklearn.cluster.KMeans`. With ``n_jobs`` the lines of every
+        run are printed by the calling process, run after run, as with one
+        job.
 
     Attributes
     ----------
@@ -146,12 +168,16 @@ class SumOfMinKMeans(
         'squared_euclidean'. ``inertia_ = 2 * sum(sample_weight) * objective_``
         in that case.
 
-    objective_history_ : ndarray of shape (`n_iter_` + 1,)
+    objective_history_ : ndarray of shape (n_updates + 1,)
         :math:`F` at the initialization and after every center update of the
-        kept run.
+        kept run. ``n_updates`` is `n_iter_`, or `n_iter_` - 1 when the run
+        stopped because the partition repeated.
 
     n_iter_ : int
-        Number of center updates of the kept run.
+        Number of iterations of the kept run, counted as
+        :class:`~sklearn.cluster.KMeans` counts them: the center updates, plus
+        the last reclassification when it repeated the partition (a pass that
+        moves no center), at most ``max_iter``.
 
     n_features_in_ : int
         Number of features seen during ``fit``.
@@ -168,17 +194,21 @@ class SumOfMinKMeans(
 
     Notes
     -----
-    With the same initial centers, ``solver='exact'`` gives the centers and
-    labels of ``KMeans(algorithm='lloyd', init=centers, n_init=1)``; ``n_iter_``
-    counts center updates, one fewer than KMeans' when the partition repeats.
-    The 'k-means++' seeding samples one candidate per round as in the paper,
+    With the same initial centers and ``tol=0``, ``solver='exact'`` gives the
+    centers, labels, inertia and ``n_iter_`` of
+    ``KMeans(algorithm='lloyd', init=centers, n_init=1, tol=0)``. A positive
+    ``tol`` is relative to the objective here, where KMeans compares the
+    squared shift of the centers with ``tol`` times the mean variance of the
+    features. The 'k-means++' seeding samples one candidate per round as in the paper,
     where KMeans keeps the best of :math:`2 + \\ln k` candidates. Each
     iteration costs one ``(n_samples, n_clusters)`` block-wise loss
     evaluation and one center update; 'momentum' evaluates the losses twice.
 
-    :meth:`transform` returns the per-center losses :math:`d(x_j, y)`, half
-    squared distances for 'squared_euclidean', where KMeans returns
-    Euclidean distances; :meth:`score` is minus the inertia, as in KMeans.
+    :meth:`transform` returns Euclidean distances for 'squared_euclidean', as
+    KMeans does, and divergences for 'kl'; :meth:`score` is minus the
+    inertia, as in KMeans. A :class:`~sklearn.exceptions.ConvergenceWarning`
+    is raised when fewer distinct clusters than ``n_clusters`` remain, as in
+    KMeans.
 
     References
     ----------
@@ -303,13 +333,15 @@ class SumOfMinKMeans(
             random_state=self.random_state,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
+            naming=_NAMING,
         )
         self.cluster_centers_ = result.params
         self.labels_ = result.labels
         self.objective_ = result.objective
         self.objective_history_ = result.objective_history
         self.inertia_ = _inertia(problem, result.objective, sample_weight)
-        self.n_iter_ = result.n_iter
+        # KMeans counts the pass that finds the partition repeated.
+        self.n_iter_ = min(result.n_iter + result.partition_repeated, self.max_iter)
         self._n_features_out = self.n_clusters
         return self
 
@@ -335,7 +367,7 @@ class SumOfMinKMeans(
         return labels
 
     def transform(self, X):
-        """Per-center losses of every sample.
+        """Transform ``X`` to a cluster-distance space.
 
         Parameters
         ----------
@@ -345,13 +377,17 @@ class SumOfMinKMeans(
         Returns
         -------
         X_new : ndarray of shape (n_samples, n_clusters)
-            :math:`d(x_j, y)` for every sample :math:`y` and center
-            :math:`x_j`: half squared Euclidean distances for
-            'squared_euclidean' (KMeans returns distances), generalized KL
-            divergences for 'kl'.
+            For 'squared_euclidean', the Euclidean distances
+            :math:`\\|y - x_j\\|` of every sample :math:`y` to every center
+            :math:`x_j`, as :meth:`sklearn.cluster.KMeans.transform`; for
+            'kl', the divergences :math:`d(x_j, y)`.
         """
         X = self._validate(X, reset=False)
-        return self._bind(X).loss_matrix(self.cluster_centers_)
+        losses = self._bind(X).loss_matrix(self.cluster_centers_)
+        if self.loss == "squared_euclidean":
+            # The loss is half the squared distance; rounding can leave -0.
+            return np.sqrt(np.maximum(2 * losses, 0, out=losses), out=losses)
+        return losses
 
     def score(self, X, y=None, sample_weight=None):
         """Opposite of the inertia of ``X`` on the fitted centers.

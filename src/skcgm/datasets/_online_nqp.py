@@ -1,4 +1,4 @@
-"""Online monotone NQP streams over a down-closed polytope (note 002, 4.2 P1 and P3).
+"""Online monotone NQP streams over a down-closed polytope.
 
 The standard benchmark of online DR-submodular maximization: rewards
 
@@ -158,7 +158,7 @@ def make_online_nqp(
 ):
     """Generate an online monotone NQP stream over a down-closed polytope.
 
-    Benchmark P1 of note 002 (section 4.2) for POBGA and its baselines:
+    The NQP benchmark of Chen et al. (2018b), for POBGA and its baselines:
     :math:`\\mathcal{K} = \\{x \\in [0, 1]^n : A x \\le \\mathbf{1}\\}` with
     :math:`A \\sim \\mathcal{U}[0, 1]^{m \\times n}`, and rewards
     :math:`f_t(x) = \\frac12 x^\\top H_t x + h_t^\\top x`, monotone
@@ -246,7 +246,7 @@ def make_decentralized_nqp(
 ):
     """Generate a decentralized online monotone NQP stream (DOCSM).
 
-    Benchmark P3 of note 002 (section 4.2): the set of
+    The NQP benchmark of :func:`make_online_nqp`, split over nodes: the set of
     :func:`make_online_nqp`, shared by all nodes, and node :math:`i`'s local
     reward at round :math:`t`, :math:`f_{t,i}(x) = \\frac12 x^\\top H_{t,i} x
     + h_{t,i}^\\top x`, with independent :math:`H_{t,i}`; the global reward

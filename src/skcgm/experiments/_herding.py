@@ -2,9 +2,9 @@
 
 The paper (section 4.3, Algorithms 3 and 4) runs herding as Frank-Wolfe on
 the marginal polytope, with an exact or an LSH direction search; it reports
-no measurement (note ``000_maxip_cgm.md``, section 0). This experiment
-measures what the note's section 3.5 and 5.5 suggest: the squared MMD between
-the data and the weighted subset, against the subset size m.
+no measurement. This experiment measures the quantity its herding bound
+(Theorem 3.2) is about: the squared MMD between the data and the weighted
+subset, against the subset size m.
 """
 
 import importlib.util

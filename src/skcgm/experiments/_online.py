@@ -2,10 +2,9 @@
 
 The paper (Liao, Wan, Yao and Song, "Improved projection-free online
 continuous submodular maximization") has no experiments: no data, no curve,
-no number (note ``002_pobga.md``, section 4.1). These two experiments measure
-what its Table 1 claims, on the benchmark of the literature it builds on
-(note section 4.2, P1 and P3): the online monotone NQP over a random
-down-closed polytope.
+no number. These two experiments measure what its Table 1 claims, on the
+benchmark of the literature it builds on (the online monotone NQP over a
+random down-closed polytope of Chen, Hassani and Karbasi, 2018).
 
 - ``reproduce pobga``: the :math:`(1-1/e)`-regret and the 1-regret of POBGA,
   Mono-FW, Meta-FW and OBGA over a grid of horizons :math:`T`, with their

@@ -3,6 +3,7 @@
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
+import copy
 import os
 import warnings
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from joblib import Parallel, delayed
 from scipy.special import expit
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.metaestimators import available_if
@@ -28,6 +30,7 @@ from ..utils._blocks import single_threaded_blas
 from ..utils._sklearn_compat import (
     Interval,
     LinearClassifierMixin,
+    SparseCoefMixin,
     StrOptions,
     _fit_context,
     validate_data,
@@ -145,13 +148,28 @@ def _rows(X):
     return _CSRRows(X) if sp.issparse(X) else _DenseRows(X)
 
 
-def _penalty_value(penalty, alpha, w):
-    """phi(w): (alpha / 2) ||w||^2, alpha ||w||_1 or 0, as in SGDClassifier."""
-    if penalty == "l2":
-        return 0.5 * alpha * float(w @ w)
-    if penalty == "l1":
-        return alpha * float(np.abs(w).sum())
-    return 0.0
+def _penalty_value(penalty, alpha, l1_ratio, w):
+    """phi(w), as in SGDClassifier: alpha (r ||w||_1 + (1 - r) ||w||^2 / 2).
+
+    r is 1 for 'l1', 0 for 'l2' and ``l1_ratio`` for 'elasticnet'.
+    """
+    if penalty is None:
+        return 0.0
+    r = {"l1": 1.0, "l2": 0.0}.get(penalty, l1_ratio)
+    value = 0.0
+    if r < 1.0:
+        value += 0.5 * (1.0 - r) * float(w @ w)
+    if r > 0.0:
+        value += r * float(np.abs(w).sum())
+    return alpha * value
+
+
+def _overflow_error(epoch):
+    # SGDClassifier's message, word for word (sklearn/linear_model/_sgd_fast).
+    return ValueError(
+        f"Floating-point under-/overflow occurred at epoch #{epoch}. "
+        "Scaling input data with StandardScaler or MinMaxScaler might help."
+    )
 
 
 def _run_epoch(
@@ -164,22 +182,29 @@ def _run_epoch(
     intercept,
     intercept_sq,
     step,
-    step_kwargs,
+    options,
     loss_fn,
-    batch_size,
-    fit_intercept,
-    n_features,
     need_loss,
+    epoch,
 ):
     """One pass over the samples, in the order ``order`` (None: as stored).
 
     ``y``, ``signed_weights`` (:math:`w_i y_i`) and ``weights`` are already
     in that order. Returns the state, the intercept, its squared-gradient sum
-    and the epoch's objective (NaN when ``need_loss`` is False).
+    and the epoch's objective (NaN when ``need_loss`` is False). Raises
+    SGDClassifier's ValueError as soon as a step overflows, in float64 or in
+    the dtype of ``coef_`` (``options['coef_max']``).
     """
     take, matvec, rmatvec = rows.take, rows.matvec, rows.rmatvec
-    eta, delta = step_kwargs["eta"], step_kwargs["delta"]
-    penalty, alpha = step_kwargs["penalty"], step_kwargs["alpha"]
+    eta, delta = options["eta0"], options["delta"]
+    penalty, alpha, l1_ratio = options["penalty"], options["alpha"], options["l1_ratio"]
+    batch_size = options["batch_size"]
+    fit_intercept = options["fit_intercept"]
+    n_features = options["n_features"]
+    coef_max = options["coef_max"]
+    # float64 iterates are checked by the step; a float32 coef_ overflows
+    # earlier.
+    check_coef = coef_max < np.finfo(np.float64).max
     n_samples = y.shape[0]
     loss_sum = 0.0
     penalty_sum = 0.0
@@ -195,13 +220,23 @@ def _run_epoch(
         coeff *= 1.0 / z.shape[0]
         if need_loss:
             loss_sum += float(weights[start:stop] @ loss)
-            penalty_sum += z.shape[0] * _penalty_value(penalty, alpha, state.coef)
-        state = step(state, rmatvec(batch, coeff, n_features))
+            penalty_sum += z.shape[0] * _penalty_value(
+                penalty, alpha, l1_ratio, state.coef
+            )
+        try:
+            state = step(state, rmatvec(batch, coeff, n_features))
+        except FloatingPointError as exc:
+            raise _overflow_error(epoch) from exc
         if fit_intercept:
             # Scalar AdaGrad, unregularized: b -= eta g / (delta + sqrt(sum g^2)).
             grad_intercept = float(coeff.sum())
             intercept_sq += grad_intercept * grad_intercept
             intercept -= eta * grad_intercept / (delta + np.sqrt(intercept_sq))
+        # "not <=" also catches NaN.
+        if not abs(intercept) <= coef_max or (
+            check_coef and np.abs(state.coef[:n_features]).max() > coef_max
+        ):
+            raise _overflow_error(epoch)
     objective = (loss_sum + penalty_sum) / n_samples if need_loss else np.nan
     return state, intercept, intercept_sq, objective
 
@@ -223,6 +258,17 @@ def _single_threaded_blas(limit=True):
         yield
 
 
+def _validation_score(batch, rows, y, weights, coef, intercept):
+    """Weighted accuracy of sign(<a, coef> + intercept) on labels in {-1, +1}.
+
+    SGDClassifier's validation score: ``score`` of the binary problem, with
+    the sample weights of the validation rows.
+    """
+    positive = rows.matvec(batch, coef) + intercept > 0.0
+    correct = positive == (y > 0.0)
+    return float(weights @ correct) / float(weights.sum())
+
+
 def _fit_problem(
     rows,
     y,
@@ -235,6 +281,7 @@ def _fit_problem(
     options,
     max_iter,
     seed,
+    validation=None,
 ):
     """Epochs of CompAdaGrad on one binary (one-vs-rest) problem.
 
@@ -258,41 +305,56 @@ def _fit_problem(
         Number of epochs at most.
     seed : int
         Seed of the shuffling.
+    validation : tuple or None, default=None
+        ``(rows, y, weights)`` of the held-out rows (labels in {-1, +1}) for
+        early stopping; None stops on the training objective.
 
     Returns
     -------
-    state, intercept, intercept_sq, n_iter, n_steps
+    state, intercept, intercept_sq, n_iter, n_steps, best_loss, scores
+        ``best_loss`` is the smallest epoch objective (NaN when it is not
+        computed) and ``scores`` the validation score of every epoch (empty
+        without ``validation``).
     """
     loss_fn = _LOSSES[options["loss"]]
     batch_size = options["batch_size"]
-    fit_intercept = options["fit_intercept"]
     tol = options["tol"]
     n_iter_no_change = options["n_iter_no_change"]
     verbose = options["verbose"]
-    step_kwargs = dict(
+    step = _make_stepper(
+        projection,
         eta=options["eta0"],
         alpha=options["alpha"],
         penalty=options["penalty"],
+        l1_ratio=options["l1_ratio"],
         tau=options["tau"],
         delta=options["delta"],
         variant=options["variant"],
     )
-    step = _make_stepper(projection, **step_kwargs)
     n_features = options["n_features"]
     n_samples = y.shape[0]
     signed_weights = weights * y
-    # The epoch objective is only needed for the stopping rule and the log.
-    need_loss = tol is not None or verbose > 0
+    # SGDClassifier computes the training objective only when it stops on it
+    # or prints it.
+    need_loss = validation is None or verbose > 0
+    if validation is not None:
+        val_rows, val_y, val_weights = validation
+        val_batch = val_rows.take(slice(0, val_y.shape[0]))
     rng = np.random.RandomState(seed) if options["shuffle"] else None
 
     best_objective = np.inf
+    best_score = -np.inf
+    scores = []
     no_improvement = 0
     n_steps = 0
     n_iter = 0
     # Single-threaded BLAS (see _single_threaded_blas); the caller's process
     # is limited by the estimator, a worker process (loky, dask) here.
     limit = options["caller_pid"] != os.getpid()
-    with _single_threaded_blas(limit):
+    # Overflow is detected by explicit checks (_run_epoch and the step),
+    # whatever the caller's numpy error state: harmless underflows (exp of
+    # large margins) must not raise under np.errstate(all='raise').
+    with _single_threaded_blas(limit), np.errstate(all="ignore"):
         for epoch in range(max_iter):
             if rng is None:
                 order, y_e, signed_e, weights_e = None, y, signed_weights, weights
@@ -312,44 +374,54 @@ def _fit_problem(
                 intercept,
                 intercept_sq,
                 step,
-                step_kwargs,
+                options,
                 loss_fn,
-                batch_size,
-                fit_intercept,
-                n_features,
                 need_loss,
+                epoch + 1,
             )
             n_steps += -(-n_samples // batch_size)
             n_iter = epoch + 1
-            if not (np.isfinite(intercept) and np.all(np.isfinite(state.coef))):
-                raise ValueError(
-                    f"Floating-point under-/overflow occurred at epoch #{n_iter}. "
-                    "Scaling input data with StandardScaler or MinMaxScaler might "
-                    "help."
+            if validation is not None:
+                score = _validation_score(
+                    val_batch,
+                    val_rows,
+                    val_y,
+                    val_weights,
+                    state.coef[:n_features],
+                    intercept,
                 )
+                scores.append(score)
             if verbose > 0:
                 print(
                     f"-- Epoch {n_iter}: norm {np.linalg.norm(state.coef):.4g}, "
                     f"bias {intercept:.6g}, steps {state.n_updates}, "
                     f"objective {objective:.6g}"
+                    + ("" if validation is None else f", validation score {score:.6g}")
                 )
-            if tol is None:
-                continue
-            # SGDClassifier's rule: no improvement of the epoch's training
-            # objective by tol for n_iter_no_change consecutive epochs.
-            if objective > best_objective - tol:
-                no_improvement += 1
+            # SGDClassifier's rules: no improvement by tol of the validation
+            # score (early stopping) or of the epoch's training objective for
+            # n_iter_no_change consecutive epochs; tol=None never stops.
+            if validation is not None:
+                if tol is not None and score < best_score + tol:
+                    no_improvement += 1
+                else:
+                    no_improvement = 0
+                best_score = max(best_score, score)
             else:
-                no_improvement = 0
-            best_objective = min(best_objective, objective)
+                if tol is not None and objective > best_objective - tol:
+                    no_improvement += 1
+                else:
+                    no_improvement = 0
+                best_objective = min(best_objective, objective)
             if no_improvement >= n_iter_no_change:
                 if verbose > 0:
                     print(f"Convergence after {n_iter} epochs.")
                 break
-    return state, intercept, intercept_sq, n_iter, n_steps
+    best_loss = best_objective if validation is None else np.nan
+    return state, intercept, intercept_sq, n_iter, n_steps, best_loss, scores
 
 
-class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
+class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
     """Linear classifier trained by CompAdaGrad, with SGDClassifier's interface.
 
     Composite mirror descent (Mehta, Rendell, Varghese and Webers, eq. 2) on
@@ -376,9 +448,11 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
 
     where :math:`P_\\perp = I - \\Pi^\\top (\\Pi \\Pi^\\top)^{-1} \\Pi`,
     :math:`\\varphi(x) = \\frac{\\alpha}{2} \\|x\\|^2` (``penalty='l2'``,
-    closed form, eqs. 13-15) or :math:`\\alpha \\|x\\|_1` (``penalty='l1'``,
-    the exact LASSO of eq. 16) and :math:`w_i` the sample weight times the
-    class weight. ``n_components=0`` (with ``tau=1``) is diagonal AdaGrad,
+    closed form, eqs. 13-15), :math:`\\alpha \\|x\\|_1` (``penalty='l1'``,
+    the exact LASSO of eq. 16) or their mix (``penalty='elasticnet'``, the
+    same LASSO in a metric shifted by the ridge part) and :math:`w_i` the
+    sample weight times the class weight. ``n_components=0`` (with
+    ``tau=1``) is diagonal AdaGrad,
     :math:`H_t = \\delta I + \\operatorname{diag}(G_t)^{1/2}`, and
     ``n_components >= n_features`` full-matrix AdaGrad,
     :math:`H_t = (G_t + \\delta I)^{1/2}`, exactly. The intercept
@@ -401,16 +475,23 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         penalized hinge and 'perceptron' the hinge at threshold 0. The paper
         does not say which loss its experiments use.
 
-    penalty : {'l2', 'l1'} or None, default='l2'
+    penalty : {'l2', 'l1', 'elasticnet'} or None, default='l2'
         The composite regularizer :math:`\\varphi` (never applied to the
         intercept). 'l2' is :math:`\\frac{\\alpha}{2}\\|x\\|^2`, the paper's
         experiments; 'l1' is :math:`\\alpha\\|x\\|_1` and gives sparse
-        coefficients; None means :math:`\\varphi = 0`.
+        coefficients; 'elasticnet' is :math:`\\alpha (r \\|x\\|_1 +
+        \\frac{1 - r}{2} \\|x\\|^2)` with :math:`r` = ``l1_ratio`` (not in
+        the paper; its step stays exact); None means :math:`\\varphi = 0`.
 
     alpha : float, default=1e-4
         Regularization strength :math:`\\alpha \\ge 0` (the paper's
         :math:`\\lambda`), per sample as in SGDClassifier: the objective is
-        the mean loss plus :math:`\\varphi`.
+        the weighted mean loss plus :math:`\\varphi`.
+
+    l1_ratio : float or None, default=0.15
+        The elastic-net mixing parameter :math:`0 \\le r \\le 1`, as in
+        SGDClassifier: 0 is 'l2', 1 is 'l1'. Only used with
+        ``penalty='elasticnet'``, for which it must not be None.
 
     eta0 : float, default=0.1
         The constant learning rate :math:`\\eta > 0` (the paper tunes it and
@@ -439,8 +520,11 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         regret bound (Theorem C, eq. 19): the orthonormal
         :math:`\\tilde\\Pi = RH\\Sigma` and :math:`\\delta` outside the root
         (use it with ``tau=1``). The scaling makes the 'paper' subspace step
-        about :math:`(k/n)^{3/2}` times the 'theory' one (the project's note
-        on the paper, section 2.8); ``eta0`` and ``tau`` absorb part of it.
+        about :math:`(k/n)^{3/2}` times the 'theory' one, since
+        :math:`\\Pi^\\top (\\Pi G \\Pi^\\top + \\delta I)^{1/2} \\Pi =
+        (n/k)^{3/2} \\tilde\\Pi^\\top (\\tilde\\Pi G \\tilde\\Pi^\\top +
+        (k/n) \\delta I)^{1/2} \\tilde\\Pi`; ``eta0`` and ``tau`` absorb part
+        of it.
 
     batch_size : int, default=32
         Number of samples per step; their gradients are averaged (the
@@ -456,20 +540,38 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
 
     tol : float or None, default=1e-3
         Stop when the epoch's training objective (mean weighted loss at the
-        iterates before their steps, plus :math:`\\varphi`) has not improved
-        by ``tol`` for ``n_iter_no_change`` consecutive epochs. None runs
-        ``max_iter`` epochs.
+        iterates before their steps, plus :math:`\\varphi`) is above the
+        best one minus ``tol``, or with ``early_stopping`` when the
+        validation score is below the best one plus ``tol``, for
+        ``n_iter_no_change`` consecutive epochs, as in SGDClassifier. None
+        runs ``max_iter`` epochs.
+
+    early_stopping : bool, default=False
+        Whether to stop on a held-out validation score instead of the
+        training objective, as in SGDClassifier: a stratified fraction
+        ``validation_fraction`` of the rows (drawn from ``random_state``) is
+        set aside, not trained on, and each one-vs-rest problem stops when
+        its accuracy there (weighted by ``sample_weight``) has not improved
+        by ``tol`` for ``n_iter_no_change`` consecutive epochs. The last
+        iterate is kept. Not supported by :meth:`partial_fit`.
+
+    validation_fraction : float, default=0.1
+        The fraction of the rows set aside for early stopping, in (0, 1).
+        Only used if ``early_stopping`` is True.
 
     n_iter_no_change : int, default=5
-        Number of epochs without improvement before stopping.
+        Number of epochs without improvement before stopping, on the
+        training objective or on the validation score (``early_stopping``).
 
     shuffle : bool, default=True
         Whether to shuffle the training data before every epoch.
 
     fit_intercept : bool, default=True
         Whether to fit an intercept, by its own scalar AdaGrad, not
-        regularized (the paper has none; see the project's note on it).
-        If False the intercept stays at ``intercept_init`` (0 by default).
+        regularized (the paper has none: regularizing it inside the
+        CompAdaGrad metric would break the :math:`\\lambda I` structure of
+        eqs. 12-15). If False the intercept stays at ``intercept_init`` (0
+        by default).
 
     class_weight : dict, 'balanced' or None, default=None
         Weights of the classes, multiplying the sample weights: in every
@@ -532,6 +634,21 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
     intercept_grad_sq_sum_ : ndarray of shape (1,) or (n_classes,)
         Sums of the squared intercept gradients, in float64.
 
+    best_loss_ : ndarray of shape (1,) or (n_classes,) or None
+        The smallest epoch objective of every one-vs-rest problem, over the
+        epochs of :meth:`fit` or over the :meth:`partial_fit` calls. None
+        with ``early_stopping``: see :attr:`best_validation_score_`.
+
+    validation_scores_ : ndarray of shape (1, n_iter_) or \
+            (n_classes, n_iter_) or None
+        With ``early_stopping``, the validation score of every one-vs-rest
+        problem after every epoch (NaN after a problem stopped); None
+        otherwise.
+
+    best_validation_score_ : ndarray of shape (1,) or (n_classes,) or None
+        With ``early_stopping``, the best validation score of every
+        one-vs-rest problem; None otherwise.
+
     n_features_in_ : int
         Number of features seen during ``fit``.
 
@@ -564,9 +681,18 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
 
     The iterates and preconditioners are kept in float64 whatever the input
     dtype, so :meth:`partial_fit` continues from :attr:`state_`, not from
-    :attr:`coef_`. ``sample_weight`` and ``class_weight`` scale the gradient
-    (as in SGDClassifier); since AdaGrad is not linear in the gradients, an
-    integer weight is not the same as repeating the sample.
+    :attr:`coef_`. ``sample_weight`` and ``class_weight`` scale the
+    gradients; :meth:`fit` first rescales their products to sum to the
+    number of samples, as :class:`~sklearn.linear_model.ElasticNet` does, so
+    that the objective is the weighted mean loss and, in one batch holding
+    all the rows (``shuffle=False``), an integer weight is the same as
+    repeating the sample. Across mini-batches it is not: a repeated sample
+    falls in other batches, and AdaGrad is not linear in the gradients.
+
+    A step that overflows (features or weights of extreme magnitude, a huge
+    ``eta0``) raises SGDClassifier's ValueError at once, whatever numpy's
+    error state, and a :meth:`partial_fit` that raises leaves the model as
+    it was.
 
     References
     ----------
@@ -606,8 +732,9 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "loss": [StrOptions(set(_LOSSES))],
-        "penalty": [StrOptions({"l2", "l1"}), None],
+        "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
         "alpha": [Interval(Real, 0, None, closed="left")],
+        "l1_ratio": [Interval(Real, 0, 1, closed="both"), None],
         "eta0": [Interval(Real, 0, None, closed="neither")],
         "n_components": [Interval(Integral, 0, None, closed="left")],
         "tau": [Interval(Real, 0, None, closed="neither")],
@@ -616,6 +743,8 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left"), None],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
         "shuffle": ["boolean"],
         "fit_intercept": ["boolean"],
@@ -632,6 +761,7 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         *,
         penalty="l2",
         alpha=1e-4,
+        l1_ratio=0.15,
         eta0=0.1,
         n_components=32,
         tau=1.0,
@@ -640,6 +770,8 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         batch_size=32,
         max_iter=1000,
         tol=1e-3,
+        early_stopping=False,
+        validation_fraction=0.1,
         n_iter_no_change=5,
         shuffle=True,
         fit_intercept=True,
@@ -652,6 +784,7 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         self.loss = loss
         self.penalty = penalty
         self.alpha = alpha
+        self.l1_ratio = l1_ratio
         self.eta0 = eta0
         self.n_components = n_components
         self.tau = tau
@@ -660,6 +793,8 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         self.batch_size = batch_size
         self.max_iter = max_iter
         self.tol = tol
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.fit_intercept = fit_intercept
@@ -688,15 +823,14 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         return X, y
 
     def _init_solution(self, n_features, n_problems, seed, coef_init, intercept_init):
-        """Draw the projection and start the iterates (fresh preconditioners)."""
+        """A fresh solution: the projection drawn, the iterates started."""
         # n_components >= n_features means the whole padded space (k = n),
         # i.e. full-matrix AdaGrad, not k = n_features < n.
         n_padded = _next_power_of_two(n_features)
         k = n_padded if self.n_components >= n_features else self.n_components
         scaling = "srht" if self.variant == "paper" else "orthonormal"
-        self.projection_ = SRHT(k, scaling=scaling, random_state=seed).fit(n_features)
-        self.n_components_ = int(self.projection_.n_components_)
-        n_padded = self.projection_.n_padded_
+        projection = SRHT(k, scaling=scaling, random_state=seed).fit(n_features)
+        n_padded = projection.n_padded_
 
         coef = np.zeros((n_problems, n_padded))
         if coef_init is not None:
@@ -707,9 +841,7 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
                     f"({n_problems}, {n_features})."
                 )
             coef[:, :n_features] = coef_init.reshape(n_problems, n_features)
-        self.state_ = [init_compadagrad_state(self.projection_, coef=c) for c in coef]
-
-        self._intercept = np.zeros(n_problems)
+        intercept = np.zeros(n_problems)
         if intercept_init is not None:
             intercept_init = np.asarray(intercept_init, dtype=np.float64)
             if intercept_init.size != n_problems:
@@ -717,14 +849,29 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
                     f"Provided intercept_init has shape {intercept_init.shape}; "
                     f"expected ({n_problems},)."
                 )
-            self._intercept[:] = intercept_init.ravel()
-        self.intercept_grad_sq_sum_ = np.zeros(n_problems)
+            intercept[:] = intercept_init.ravel()
+        return dict(
+            projection=projection,
+            states=[init_compadagrad_state(projection, coef=c) for c in coef],
+            intercept=intercept,
+            intercept_sq=np.zeros(n_problems),
+        )
 
-    def _options(self, n_features, tol):
+    def _fitted_solution(self):
+        """A copy of the fitted solution, which a failed fit leaves untouched."""
+        return dict(
+            projection=self.projection_,
+            states=copy.deepcopy(self.state_),
+            intercept=self._intercept.copy(),
+            intercept_sq=self.intercept_grad_sq_sum_.copy(),
+        )
+
+    def _options(self, X, tol):
         return dict(
             loss=self.loss,
             penalty=self.penalty,
             alpha=float(self.alpha),
+            l1_ratio=float(self.l1_ratio) if self.penalty == "elasticnet" else 0.0,
             eta0=float(self.eta0),
             tau=float(self.tau),
             delta=float(self.delta),
@@ -735,32 +882,39 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
             n_iter_no_change=int(self.n_iter_no_change),
             shuffle=self.shuffle,
             verbose=int(self.verbose),
-            n_features=n_features,
+            n_features=X.shape[1],
+            # The largest coefficient coef_ (in the dtype of X) can hold.
+            coef_max=float(np.finfo(X.dtype).max),
             caller_pid=os.getpid(),
         )
 
-    def _run(self, X, y, sample_weight, max_iter, tol, seeds):
-        """Fit every one-vs-rest problem, from and into the fitted state."""
-        classes = self.classes_
-        # Weights of the samples in every binary problem: sample weight times
-        # the weight of the sample's own class.
-        class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
-        weights = sample_weight * class_weight[np.searchsorted(classes, y)]
+    def _run(self, X, y, weights, solution, classes, max_iter, tol, seeds, validation):
+        """Fit every one-vs-rest problem of ``solution``, in place.
+
+        ``weights`` are the sample weights times the class weights. Returns
+        ``(n_iter, n_steps, best_loss, validation_scores)``.
+        """
         positives = classes[1:] if classes.shape[0] == 2 else classes
         rows = _rows(X)
-        options = self._options(X.shape[1], tol)
+        options = self._options(X, tol)
+        if validation is not None:
+            X_val, y_val, weights_val = validation
+            val_rows = _rows(X_val)
         jobs = (
             delayed(_fit_problem)(
                 rows,
                 np.where(y == positive, 1.0, -1.0),
                 weights,
-                self.state_[i],
-                float(self._intercept[i]),
-                float(self.intercept_grad_sq_sum_[i]),
-                self.projection_,
+                solution["states"][i],
+                float(solution["intercept"][i]),
+                float(solution["intercept_sq"][i]),
+                solution["projection"],
                 options=options,
                 max_iter=max_iter,
                 seed=seeds[i],
+                validation=None
+                if validation is None
+                else (val_rows, np.where(y_val == positive, 1.0, -1.0), weights_val),
             )
             for i, positive in enumerate(positives)
         )
@@ -770,19 +924,31 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
             else:
                 results = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)(jobs)
 
-        self.state_ = [result[0] for result in results]
-        self._intercept = np.array([result[1] for result in results])
-        self.intercept_grad_sq_sum_ = np.array([result[2] for result in results])
-        n_features = X.shape[1]
+        solution["states"] = [result[0] for result in results]
+        solution["intercept"] = np.array([result[1] for result in results])
+        solution["intercept_sq"] = np.array([result[2] for result in results])
+        n_iter = max(result[3] for result in results)
+        n_steps = max(result[4] for result in results)
+        best_loss = np.array([result[5] for result in results])
+        scores = np.full((len(results), n_iter), np.nan)
+        for i, result in enumerate(results):
+            scores[i, : len(result[6])] = result[6]
+        return n_iter, n_steps, best_loss, scores
+
+    def _commit(self, solution, classes, dtype, n_features):
+        """Store a fitted solution in the estimator's attributes."""
+        self.classes_ = classes
+        self.projection_ = solution["projection"]
+        self.n_components_ = int(self.projection_.n_components_)
+        self.state_ = solution["states"]
+        self._intercept = solution["intercept"]
+        self.intercept_grad_sq_sum_ = solution["intercept_sq"]
         self.coef_ = np.array(
-            [state.coef[:n_features] for state in self.state_], dtype=X.dtype
+            [state.coef[:n_features] for state in self.state_], dtype=dtype
         )
         # With fit_intercept=False the intercept stays at intercept_init (0
         # by default), a fixed offset, as in SGDClassifier.
-        self.intercept_ = self._intercept.astype(X.dtype)
-        n_iter = max(result[3] for result in results)
-        n_steps = max(result[4] for result in results)
-        return n_iter, n_steps
+        self.intercept_ = self._intercept.astype(dtype)
 
     def _draw_seeds(self, n_problems):
         """The projection's seed and one shuffling seed per problem."""
@@ -792,6 +958,46 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         projection_seed = int(rng.randint(_MAX_SEED))
         seeds = [int(seed) for seed in rng.randint(_MAX_SEED, size=n_problems)]
         return projection_seed, seeds
+
+    def _make_validation_split(self, y, sample_weight):
+        """Boolean mask of the validation rows (all False without early stopping).
+
+        SGDClassifier's split: stratified, ``validation_fraction`` of the
+        rows, drawn from ``random_state``, with its errors.
+        """
+        validation_mask = np.zeros(y.shape[0], dtype=bool)
+        if not self.early_stopping:
+            return validation_mask
+        cv = StratifiedShuffleSplit(
+            test_size=self.validation_fraction, random_state=self.random_state
+        )
+        idx_train, idx_val = next(cv.split(np.zeros((y.shape[0], 1)), y))
+        # Unchecked weights: other shapes are refused by check_sample_weight.
+        weights = None if sample_weight is None else np.asarray(sample_weight)
+        if (
+            weights is not None
+            and weights.shape == y.shape
+            and not np.any(weights[idx_val] > 0)
+        ):
+            raise ValueError(
+                "The sample weights for validation set are all zero, consider "
+                "using a different random state."
+            )
+        if idx_train.shape[0] == 0 or idx_val.shape[0] == 0:
+            raise ValueError(
+                f"Splitting {y.shape[0]} samples into a train set and a "
+                "validation set with validation_fraction="
+                f"{self.validation_fraction!r} led to an empty set "
+                f"({idx_train.shape[0]} and {idx_val.shape[0]} samples). Please "
+                "either change validation_fraction, increase number of samples, "
+                "or disable early_stopping."
+            )
+        validation_mask[idx_val] = True
+        return validation_mask
+
+    def _check_l1_ratio(self):
+        if self.penalty == "elasticnet" and self.l1_ratio is None:
+            raise ValueError("l1_ratio must be set when penalty is 'elasticnet'")
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
@@ -814,14 +1020,17 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
             ``fit_intercept=False`` a fixed offset, as in SGDClassifier.
 
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights scaling the gradients of the samples,
-            multiplied by ``class_weight``. None means unit weights.
+            Non-negative weights of the samples. Multiplied by
+            ``class_weight``, they are rescaled to sum to the number of
+            training samples, so that an integer weight is a repeated sample.
+            None means unit weights.
 
         Returns
         -------
         self : object
             Fitted estimator.
         """
+        self._check_l1_ratio()
         previous = None
         if self.warm_start and hasattr(self, "state_"):
             previous = (self.coef_.shape[1], self.classes_)
@@ -833,8 +1042,11 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
                 f"{classes.shape[0]} class."
             )
         n_problems = 1 if classes.shape[0] == 2 else classes.shape[0]
-        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         projection_seed, seeds = self._draw_seeds(n_problems)
+        # Before the weights are checked, so that all-zero weights get the
+        # validation split's error, as in SGDClassifier.
+        validation_mask = self._make_validation_split(y, sample_weight)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
 
         warm = previous is not None and coef_init is None and intercept_init is None
         if warm and (
@@ -847,14 +1059,55 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
                 f"{previous[0]} features and classes {previous[1]!r}; got "
                 f"{X.shape[1]} features and classes {classes!r}."
             )
-        self.classes_ = classes
-        if not warm:
-            self._init_solution(
+        if warm:
+            solution = self._fitted_solution()
+        else:
+            solution = self._init_solution(
                 X.shape[1], n_problems, projection_seed, coef_init, intercept_init
             )
-        n_iter, n_steps = self._run(X, y, sample_weight, self.max_iter, self.tol, seeds)
+        # Weights of the samples in every binary problem: sample weight times
+        # the weight of the sample's own class.
+        class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
+        validation = None
+        if self.early_stopping:
+            train = np.flatnonzero(~validation_mask)
+            validation = (
+                X[validation_mask],
+                y[validation_mask],
+                sample_weight[validation_mask],
+            )
+            X, y, sample_weight = X[train], y[train], sample_weight[train]
+            if not np.any(sample_weight > 0):
+                raise ValueError(
+                    "Sample weights must contain at least one non-zero number."
+                )
+        # The objective is the weighted mean of the losses plus phi: weights
+        # summing to the number of samples make an integer weight a repeated
+        # sample (scikit-learn's ElasticNet rescales its sample weights so).
+        weights = sample_weight * class_weight[np.searchsorted(classes, y)]
+        weights *= y.shape[0] / weights.sum()
+        n_iter, n_steps, best_loss, scores = self._run(
+            X,
+            y,
+            weights,
+            solution,
+            classes,
+            self.max_iter,
+            self.tol,
+            seeds,
+            validation,
+        )
+        self._commit(solution, classes, X.dtype, X.shape[1])
         self.n_iter_ = n_iter
         self.t_ = n_steps + 1
+        if self.early_stopping:
+            self.best_loss_ = None
+            self.validation_scores_ = scores
+            self.best_validation_score_ = np.nanmax(scores, axis=1)
+        else:
+            self.best_loss_ = best_loss
+            self.validation_scores_ = None
+            self.best_validation_score_ = None
         if self.tol is not None and n_iter == self.max_iter:
             warnings.warn(
                 "Maximum number of iteration reached before convergence. "
@@ -871,7 +1124,8 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         The iterates, the preconditioners and the projection are kept across
         calls, so calling it on consecutive chunks (in mini-batches of
         ``batch_size``, chunks a multiple of it) without shuffling gives the
-        coefficients of one epoch of :meth:`fit` over their concatenation.
+        coefficients of one epoch of :meth:`fit` over their concatenation. A
+        call that raises leaves the fitted model as it was.
 
         Parameters
         ----------
@@ -887,8 +1141,9 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
             contain all of them.
 
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights scaling the gradients of the samples. None
-            means unit weights.
+            Non-negative weights scaling the gradients of the samples, used
+            as given: unlike :meth:`fit`, a chunk does not know the total
+            weight of the stream. None means unit weights.
 
         Returns
         -------
@@ -897,6 +1152,9 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         """
         first_call = not hasattr(self, "classes_")
         if first_call:
+            if self.early_stopping:
+                raise ValueError("early_stopping should be False with partial_fit")
+            self._check_l1_ratio()
             if classes is None:
                 raise ValueError(
                     "classes must be passed on the first call to partial_fit."
@@ -935,12 +1193,26 @@ class CompAdaGradClassifier(LinearClassifierMixin, BaseEstimator):
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         projection_seed, seeds = self._draw_seeds(n_problems)
         if first_call:
-            self.classes_ = classes
-            self._init_solution(X.shape[1], n_problems, projection_seed, None, None)
-            self.t_ = 1
-        _, n_steps = self._run(X, y, sample_weight, 1, None, seeds)
+            solution = self._init_solution(
+                X.shape[1], n_problems, projection_seed, None, None
+            )
+        else:
+            solution = self._fitted_solution()
+        class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
+        weights = sample_weight * class_weight[np.searchsorted(classes, y)]
+        _, n_steps, best_loss, _ = self._run(
+            X, y, weights, solution, classes, 1, None, seeds, None
+        )
+        previous_best = None if first_call else getattr(self, "best_loss_", None)
+        self._commit(solution, classes, X.dtype, X.shape[1])
         self.n_iter_ = 1
-        self.t_ += n_steps
+        self.t_ = (1 if first_call else self.t_) + n_steps
+        # The best epoch objective over the calls, as MLPClassifier.partial_fit.
+        self.best_loss_ = (
+            best_loss if previous_best is None else np.fmin(previous_best, best_loss)
+        )
+        self.validation_scores_ = None
+        self.best_validation_score_ = None
         return self
 
     def _check_proba(self):

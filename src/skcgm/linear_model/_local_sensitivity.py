@@ -8,6 +8,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
@@ -22,6 +23,7 @@ from ..utils._sklearn_compat import (
     Interval,
     LinearClassifierMixin,
     RealNotInt,
+    SparseCoefMixin,
     StrOptions,
     _fit_context,
     validate_data,
@@ -108,7 +110,7 @@ def _fit_binary(X, signs, weights, x0, *, options, seed):
     }
 
 
-class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
+class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
     """L2-regularized logistic regression by local-sensitivity sampling.
 
     Minimizes scikit-learn's logistic regression objective (the intercept
@@ -132,8 +134,8 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
         F(x) = \\frac1n \\sum_{i=1}^n u_i f(a_i^\\top x)
         + \\frac{\\alpha}{2} \\|w\\|^2, \\qquad f(t) = \\log(1 + e^{-t}),
 
-    and round :math:`t = 1, 2, \\dots` of Algorithm 2 (as resolved in the
-    project's note on the paper, Section 2.5) is
+    and round :math:`t = 1, 2, \\dots` of Algorithm 2 (lines 4-9; the
+    paper leaves the stopping rule and the inner solver open) is
 
     .. math::
 
@@ -148,7 +150,9 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
     where :math:`B_t` holds :math:`m` independent draws from :math:`p`
     (:math:`c_i` the number of times row :math:`i` is drawn) and
     :math:`\\sigma_i` bounds the local sensitivity of row :math:`i` on the
-    ball (Theorems 9 and 10, errata applied):
+    ball (Theorem 9 plus the term of Theorem 10, with the slips of the
+    printed statements corrected as listed in
+    :func:`~skcgm.optim.local_sensitivity_scores` and the user guide):
 
     .. math::
 
@@ -180,7 +184,9 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
     penalty : {'l2'} or None, default='l2'
         'l2' is :math:`\\frac12 \\|w\\|^2` (the paper's strongly convex case);
         None means no penalty (:math:`\\alpha = 0`, the smooth convex case of
-        Theorem 15).
+        Theorem 15): ``C`` is then ignored, with a UserWarning
+        when it is set away from its default, as in
+        :class:`~sklearn.linear_model.LogisticRegression`.
 
     fit_intercept : bool, default=True
         Whether to fit an unpenalized intercept, as an extra column of ones
@@ -347,7 +353,9 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
     stays float32 in the matrix products). Dense ``X`` is read in place: the
     labels and the intercept are applied on the fly, so a fit holds a few
     vectors of length :math:`n` and the sample beyond ``X`` (CSR input is
-    copied once with its rows signed).
+    copied once with its rows signed). The passes over all the rows run on
+    threads over blocks of rows, and BLAS is held to one thread during the
+    fit: the rest is many small BLAS calls, which BLAS threads slow down.
 
     The prox weight :math:`\\lambda_t = \\sqrt{\\|\\nabla F\\|}` keeps the
     steps short when the curvature of :math:`F` is small, so weakly
@@ -523,7 +531,9 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
                 f"{self.coef_.shape[1]} features and classes {previous!r}; got "
                 f"{n_features} features and classes {classes!r}."
             )
-        coef = np.asarray(self.coef_, dtype=np.float64)
+        # coef_ is a sparse matrix after sparsify().
+        coef = self.coef_.toarray() if sp.issparse(self.coef_) else self.coef_
+        coef = np.asarray(coef, dtype=np.float64)
         if not self.fit_intercept:
             return list(coef)
         intercept = np.asarray(self.intercept_, dtype=np.float64)
@@ -550,6 +560,15 @@ class LocalSensitivityLogistic(LinearClassifierMixin, BaseEstimator):
         self : object
             Fitted estimator.
         """
+        if self.penalty is None and self.C != 1.0:
+            # LogisticRegression's warning, and its test of "C is set": C
+            # differs from its default.
+            warnings.warn(
+                "Setting penalty=None will ignore the C parameter",
+                UserWarning,
+                # Past fit and scikit-learn's _fit_context wrapper.
+                stacklevel=3,
+            )
         X, y = validate_data(
             self,
             X,

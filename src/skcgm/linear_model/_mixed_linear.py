@@ -8,9 +8,24 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..optim._mixed_linear_loss import MixedLinearLoss
-from ..optim._sum_of_min import SOLVER_CONSTRAINTS, _assign, _run_sum_of_minimum
+from ..optim._sum_of_min import (
+    SOLVER_CONSTRAINTS,
+    _assign,
+    _Naming,
+    _run_sum_of_minimum,
+)
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._validation import check_sample_weight
+
+# KMeans' words in the messages, with components for clusters; the verbose
+# lines report the objective (penalty included), there being no inertia.
+_NAMING = _Naming(
+    owner="MixedLinearRegressor",
+    params="initial coefficients",
+    explicit="initial coefficients",
+    groups="components",
+    quantity="objective",
+)
 
 
 def _with_zero_intercepts(params, n_features):
@@ -104,8 +119,8 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         :math:`f_i(x) - f_i^*` (Algorithm 1, eq. 3.2) or the squared gradient
         norm :math:`\\|\\nabla f_i(x)\\|^2` (Algorithm 4, eq. 3.5). The
         default is the authors' experiment code for Table 3, which uses the
-        gradient-norm score although the paper's text names Algorithm 1
-        (erratum 4 of the project's note on the paper).
+        gradient-norm score although the paper's text (section 5.2) names
+        Algorithm 1.
 
     solver : {'exact', 'gd', 'momentum'}, default='exact'
         'exact' is Algorithm 7, the ridge update of every component; 'gd'
@@ -118,7 +133,9 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
     n_init : 'auto' or int, default='auto'
         Number of runs with different seeds; the run of lowest objective is
         kept. 'auto' means 1 for ``init='k-means++'`` or an array, 10
-        otherwise. The paper's Table 3 uses single runs.
+        otherwise. The paper's Table 3 uses single runs. An ``init`` array
+        makes one run, with a :class:`RuntimeWarning` if ``n_init`` asks for
+        more, as in :class:`~sklearn.cluster.KMeans`.
 
     max_iter : int, default=300
         Maximum number of coefficient updates in a run (the paper does not
@@ -135,12 +152,16 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         ``n_jobs``.
 
     n_jobs : int, default=None
-        Number of runs (``n_init``) in parallel through joblib. None means 1
-        unless in a :func:`joblib.parallel_backend` context; -1 means all
-        processors.
+        Number of runs (``n_init``) in parallel through joblib, on threads
+        unless a :func:`joblib.parallel_config` context chooses another
+        backend. None means 1 unless in such a context; -1 means all
+        processors. BLAS and the block threads of every run are limited so
+        that all runs together use no more threads than there are cores.
 
     verbose : int, default=0
-        Print the objective at every iteration.
+        Print the objective at every iteration. With ``n_jobs`` the lines of
+        every run are printed by the calling process, run after run, as with
+        one job.
 
     Attributes
     ----------
@@ -299,12 +320,32 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         return X, y.astype(X.dtype, copy=False)
 
     def _resolve_init(self, n_features):
-        """The ``init`` argument of the engine, intercepts completed."""
+        """The ``init`` argument of the engine, intercepts completed.
+
+        An array whose columns are neither the features nor the features and
+        the intercepts is refused in KMeans' words; the engine names a wrong
+        number of components.
+        """
         init = self.init
-        if isinstance(init, str) or not self.fit_intercept:
+        if isinstance(init, str):
             return init
         if callable(init):
-            return partial(_call_init, init)
+            return partial(_call_init, init) if self.fit_intercept else init
+        shape = np.shape(init)
+        allowed = (n_features, n_features + 1) if self.fit_intercept else (n_features,)
+        if len(shape) == 2 and shape[1] not in allowed:
+            with_intercepts = (
+                f" (or {n_features + 1} with the intercepts)"
+                if self.fit_intercept
+                else ""
+            )
+            raise ValueError(
+                f"The shape of the initial coefficients {shape} does not match "
+                f"the number of features of the data {n_features}"
+                f"{with_intercepts}."
+            )
+        if not self.fit_intercept:
+            return init
         return _with_zero_intercepts(init, n_features)
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -353,6 +394,7 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
             random_state=self.random_state,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
+            naming=_NAMING,
         )
         n_features = X.shape[1]
         self.coef_ = np.ascontiguousarray(result.params[:, :n_features])

@@ -11,13 +11,16 @@ learners, which draw :math:`z_t` themselves), and
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
-from numbers import Integral
+import math
+import time
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..oracles._lmo import _check_positive as _check_positive_real
-from ..oracles._params import _check_int, _ParamsMixin
+from ..oracles._lmo import _check_positive
+from ..oracles._params import _is_finite_real, _ParamsMixin
+from ..utils._sklearn_compat import HasMethods, Interval
 
 # The (1 - 1/e) factor of the boosted gradient, eq. (3).
 _ONE_MINUS_INV_E = 1.0 - np.exp(-1.0)
@@ -34,35 +37,14 @@ def _check_rng(random_state):
     return check_random_state(random_state)
 
 
-def _check_positive(owner, name, value, allow_none=True):
-    """Raise a ValueError naming ``name`` unless ``value`` is a positive real."""
-    return _check_positive_real(owner, name, value, allow_none=allow_none)
-
-
-def _check_bool(owner, name, value):
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be a bool; got {value!r}."
-        )
-    return bool(value)
-
-
-def _check_options(owner, name, value, options):
-    if not isinstance(value, str) or value not in options:
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be one of "
-            f"{sorted(options)}; got {value!r}."
-        )
-    return value
+# A positive real (a step, a tolerance, a bound), or None for a default.
+_POSITIVE_OR_NONE = [Interval(Real, 0, None, closed="neither"), None]
+# The random_state of the learners: scikit-learn's, or a numpy Generator.
+_RANDOM_STATE = ["random_state", np.random.Generator]
 
 
 def _lmo_n_features(owner, lmo):
     """``lmo.n_features``, or a ValueError saying how to give it."""
-    if not callable(lmo):
-        raise ValueError(
-            f"The 'lmo' parameter of {owner} must be a linear minimization "
-            f"oracle (a callable grad -> LMOResult); got {lmo!r}."
-        )
     n_features = getattr(lmo, "n_features", None)
     if n_features is None:
         raise ValueError(
@@ -70,14 +52,22 @@ def _lmo_n_features(owner, lmo):
             f"lmo.n_features is None for {lmo!r}: pass n_features=... to the "
             "LMO."
         )
-    _check_int(owner, "lmo.n_features", n_features, 1)
+    if (
+        isinstance(n_features, bool)
+        or not isinstance(n_features, Integral)
+        or n_features < 1
+    ):
+        raise ValueError(
+            f"{owner} needs the dimension of the decision set, an int >= 1, but "
+            f"lmo.n_features is {n_features!r} for {lmo!r}."
+        )
     return int(n_features)
 
 
 def _lmo_radius(owner, lmo, radius):
     """The radius R of Assumption A1: ``radius`` if given, else ``lmo.radius``."""
     if radius is not None:
-        return _check_positive(owner, "radius", radius)
+        return float(radius)
     value = getattr(lmo, "radius", None)
     if value is None:
         raise ValueError(
@@ -108,13 +98,23 @@ class BaseOnlineLearner(_ParamsMixin):
 
     Calling them out of order, or after ``horizon`` rounds, raises a
     RuntimeError. Hyper-parameters are validated by :meth:`reset`, which the
-    first :meth:`decide` calls; bad values raise a ValueError naming the
-    parameter before any work. ``__init__`` only stores its arguments, so
-    learners are clonable with :func:`sklearn.base.clone`.
+    first :meth:`decide` calls, against ``_parameter_constraints`` as
+    scikit-learn's estimators are: a bad value raises an
+    ``InvalidParameterError`` (a ValueError) naming the parameter before any
+    work. ``__init__`` only stores its arguments.
 
     The learner is not a scikit-learn estimator (it is fed gradients, not a
-    data matrix); it has ``get_params``, ``set_params`` and an informative
-    repr.
+    data matrix), but it behaves as one wherever a user looks:
+    ``get_params(deep=True)`` lists the parameters of the LMO
+    (``lmo__radius``), ``set_params(lmo__radius=2.0)`` sets them,
+    :func:`sklearn.base.clone` copies the learner and its LMO, and the repr
+    and the notebook display are scikit-learn's.
+
+    With ``verbose > 0``, :meth:`update` prints a progress line at every
+    tenth of the horizon (and at the last round): the rounds played, the
+    cumulative reward when :meth:`update` is given the rewards (as
+    :func:`run_online` does), the LMO calls and the time elapsed since
+    :meth:`reset`.
 
     Attributes
     ----------
@@ -154,6 +154,12 @@ class BaseOnlineLearner(_ParamsMixin):
     array([0.5, 0. ])
     """
 
+    _parameter_constraints: dict = {
+        "lmo": [HasMethods(["__call__"])],
+        "horizon": [Interval(Integral, 1, None, closed="left")],
+        "verbose": ["verbose"],
+    }
+
     # Whether query_point() returns one row per node and update() takes one.
     _decentralized = False
     # Whether run_online must answer with the exact gradient (Meta-FW).
@@ -181,6 +187,9 @@ class BaseOnlineLearner(_ParamsMixin):
         self.history_ = {}
         self._start()
         self._phase = "decide"
+        self._cumulative_reward = None
+        self._report_every = math.ceil(self.horizon / 10)
+        self._start_time = time.perf_counter()
         return self
 
     def decide(self):
@@ -218,7 +227,7 @@ class BaseOnlineLearner(_ParamsMixin):
         self._phase = "update"
         return q
 
-    def update(self, gradient):
+    def update(self, gradient, reward=None):
         """End the round with the gradient at the query point.
 
         Parameters
@@ -226,6 +235,10 @@ class BaseOnlineLearner(_ParamsMixin):
         gradient : array-like
             The (stochastic) gradient of this round's objective at
             :meth:`query_point`, of the same shape as the query point.
+        reward : float, default=None
+            The reward :math:`f_t(x_t)` of the decision played (for a
+            decentralized learner, its mean over the nodes). Only the progress
+            report of ``verbose`` uses it, to show the cumulative reward.
 
         Returns
         -------
@@ -245,11 +258,35 @@ class BaseOnlineLearner(_ParamsMixin):
             raise ValueError(
                 f"The 'gradient' passed to {type(self).__name__}.update must be finite."
             )
+        if reward is not None and not _is_finite_real(reward):
+            raise ValueError(
+                f"The 'reward' passed to {type(self).__name__}.update must be a "
+                f"finite real number or None; got {reward!r}."
+            )
         self._update(gradient.copy())
         self.n_rounds_ += 1
         self.n_grad_calls_ += 1 if gradient.ndim == 1 else gradient.shape[0]
         self._phase = "decide"
+        if reward is not None:
+            self._cumulative_reward = (self._cumulative_reward or 0.0) + float(reward)
+        if self.verbose and (
+            self.n_rounds_ % self._report_every == 0 or self.n_rounds_ == self.horizon
+        ):
+            self._report_progress()
         return self
+
+    def _report_progress(self):
+        """Print one progress line (``verbose``), in the caller's process."""
+        reward = (
+            ""
+            if self._cumulative_reward is None
+            else f", cumulative reward {self._cumulative_reward:.6g}"
+        )
+        elapsed = time.perf_counter() - self._start_time
+        print(
+            f"[{type(self).__name__}] round {self.n_rounds_}/{self.horizon}"
+            f"{reward}, LMO calls {self.n_lmo_calls_}, elapsed {elapsed:.2f} s"
+        )
 
     def _check_phase(self, method):
         phase = getattr(self, "_phase", None)
@@ -268,9 +305,8 @@ class BaseOnlineLearner(_ParamsMixin):
     # -- subclass hooks -----------------------------------------------------
 
     def _validate_params(self):
-        owner = type(self).__name__
-        _check_int(owner, "horizon", self.horizon, 1)
-        self.n_features_ = _lmo_n_features(owner, self.lmo)
+        super()._validate_params()
+        self.n_features_ = _lmo_n_features(type(self).__name__, self.lmo)
 
     def _start(self):
         raise NotImplementedError  # pragma: no cover
@@ -288,17 +324,18 @@ class BaseOnlineLearner(_ParamsMixin):
         raise NotImplementedError  # pragma: no cover
 
 
-def _resolve_block_size(owner, block_size, horizon, c_k):
-    """K = max(1, round(c_K sqrt(T))) for 'sqrt', else the given int."""
-    if block_size == "sqrt":
-        return int(max(1, min(horizon, round(c_k * np.sqrt(horizon)))))
-    if (
-        isinstance(block_size, Integral)
-        and not isinstance(block_size, bool)
-        and 1 <= block_size <= horizon
-    ):
+def _resolve_block_size(owner, block_size, horizon, default):
+    """The block size K: ``block_size`` if an int, else ``default`` rounded.
+
+    The rounded default is clipped to ``[1, horizon]``; a given int larger
+    than the horizon raises a ValueError (``_parameter_constraints`` already
+    checked it is >= 1).
+    """
+    if isinstance(block_size, Integral):
+        if block_size > horizon:
+            raise ValueError(
+                f"The 'block_size' parameter of {owner} must be at most "
+                f"horizon={horizon}; got {block_size!r}."
+            )
         return int(block_size)
-    raise ValueError(
-        f"The 'block_size' parameter of {owner} must be 'sqrt' or an int in "
-        f"[1, horizon={horizon}]; got {block_size!r}."
-    )
+    return int(max(1, min(horizon, round(default))))

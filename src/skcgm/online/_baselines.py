@@ -11,17 +11,19 @@ Leader (FTPL), which needs only the LMO.
 # SPDX-License-Identifier: BSD-3-Clause
 
 import math
+from numbers import Integral
 
 import numpy as np
 
-from ..oracles._params import _check_int
+from ..utils._sklearn_compat import Interval, StrOptions
 from ._base import (
     _ONE_MINUS_INV_E,
+    _POSITIVE_OR_NONE,
+    _RANDOM_STATE,
     BaseOnlineLearner,
-    _check_options,
-    _check_positive,
     _check_rng,
     _lmo_radius,
+    _resolve_block_size,
     _vertex,
 )
 from ._boosting import sample_boosting_z
@@ -39,23 +41,31 @@ def _check_project(owner, lmo):
     return project
 
 
+def _float_or_none(value):
+    return None if value is None else float(value)
+
+
 class _ProjectedAscent(BaseOnlineLearner):
     """x_{t+1} = Pi_K[x_t + eta gamma g_t], optionally boosted."""
 
+    _parameter_constraints: dict = {
+        **BaseOnlineLearner._parameter_constraints,
+        "step_size": _POSITIVE_OR_NONE,
+        "radius": _POSITIVE_OR_NONE,
+        "grad_bound": _POSITIVE_OR_NONE,
+    }
     _boosted = False
 
     def _validate_params(self):
         super()._validate_params()
         owner = type(self).__name__
         self._project = _check_project(owner, self.lmo)
-        step_size = _check_positive(owner, "step_size", self.step_size)
-        grad_bound = _check_positive(owner, "grad_bound", self.grad_bound)
         self.radius_ = _lmo_radius(owner, self.lmo, self.radius)
         self._gamma = _ONE_MINUS_INV_E if self._boosted else 1.0
-        self.grad_bound_ = grad_bound
-        self.step_size_ = step_size
-        if step_size is None and grad_bound is not None:
-            self.step_size_ = self._default_step(grad_bound)
+        self.grad_bound_ = _float_or_none(self.grad_bound)
+        self.step_size_ = _float_or_none(self.step_size)
+        if self.step_size_ is None and self.grad_bound_ is not None:
+            self.step_size_ = self._default_step(self.grad_bound_)
 
     def _default_step(self, grad_bound):
         # The standard OGD tuning eta = D / (gamma G sqrt(T)), D = 2R >= diam.
@@ -112,6 +122,9 @@ class OGA(_ProjectedAscent):
     grad_bound : float, default=None
         :math:`G`; None estimates it as the norm of the first non-zero
         gradient, then fixes :math:`\eta`.
+    verbose : int, default=0
+        With ``verbose > 0``, a progress line at every tenth of the horizon
+        (see :class:`POBGA`).
 
     Attributes
     ----------
@@ -155,12 +168,15 @@ class OGA(_ProjectedAscent):
     (array([1., 0.]), 3)
     """
 
-    def __init__(self, lmo, horizon, *, step_size=None, radius=None, grad_bound=None):
+    def __init__(
+        self, lmo, horizon, *, step_size=None, radius=None, grad_bound=None, verbose=0
+    ):
         self.lmo = lmo
         self.horizon = horizon
         self.step_size = step_size
         self.radius = radius
         self.grad_bound = grad_bound
+        self.verbose = verbose
 
 
 class OBGA(_ProjectedAscent):
@@ -195,6 +211,9 @@ class OBGA(_ProjectedAscent):
     random_state : int, RandomState instance, Generator or None, default=None
         The stream of :math:`z_t`, one ``sample_boosting_z`` draw per round in
         :meth:`query_point`.
+    verbose : int, default=0
+        With ``verbose > 0``, a progress line at every tenth of the horizon
+        (see :class:`POBGA`).
 
     Attributes
     ----------
@@ -239,6 +258,10 @@ class OBGA(_ProjectedAscent):
     (array([1., 0.]), 5)
     """
 
+    _parameter_constraints: dict = {
+        **_ProjectedAscent._parameter_constraints,
+        "random_state": _RANDOM_STATE,
+    }
     _boosted = True
 
     def __init__(
@@ -250,6 +273,7 @@ class OBGA(_ProjectedAscent):
         radius=None,
         grad_bound=None,
         random_state=None,
+        verbose=0,
     ):
         self.lmo = lmo
         self.horizon = horizon
@@ -257,6 +281,7 @@ class OBGA(_ProjectedAscent):
         self.radius = radius
         self.grad_bound = grad_bound
         self.random_state = random_state
+        self.verbose = verbose
 
 
 class _FTPL:
@@ -380,6 +405,9 @@ class MetaFW(BaseOnlineLearner):
     random_state : int, RandomState instance, Generator or None, default=None
         The FTPL perturbations, drawn at the start as one
         ``standard_normal((K, n_features))``.
+    verbose : int, default=0
+        With ``verbose > 0``, a progress line at every tenth of the horizon
+        (see :class:`POBGA`).
 
     Attributes
     ----------
@@ -428,6 +456,16 @@ class MetaFW(BaseOnlineLearner):
     (array([1. , 0.5]), 2, 8)
     """
 
+    _parameter_constraints: dict = {
+        **BaseOnlineLearner._parameter_constraints,
+        "n_oracles": [Interval(Integral, 1, None, closed="left"), None],
+        "online_oracle": [StrOptions({"ftpl", "projection"})],
+        "step_size": _POSITIVE_OR_NONE,
+        "perturbation": _POSITIVE_OR_NONE,
+        "radius": _POSITIVE_OR_NONE,
+        "grad_bound": _POSITIVE_OR_NONE,
+        "random_state": _RANDOM_STATE,
+    }
     _exact_gradient = True
 
     def __init__(
@@ -442,6 +480,7 @@ class MetaFW(BaseOnlineLearner):
         radius=None,
         grad_bound=None,
         random_state=None,
+        verbose=0,
     ):
         self.lmo = lmo
         self.horizon = horizon
@@ -452,21 +491,18 @@ class MetaFW(BaseOnlineLearner):
         self.radius = radius
         self.grad_bound = grad_bound
         self.random_state = random_state
+        self.verbose = verbose
 
     def _validate_params(self):
         super()._validate_params()
         owner = type(self).__name__
-        _check_options(
-            owner, "online_oracle", self.online_oracle, {"ftpl", "projection"}
-        )
         if self.n_oracles is None:
             self.n_oracles_ = max(1, round(math.sqrt(self.horizon)))
         else:
-            _check_int(owner, "n_oracles", self.n_oracles, 1)
             self.n_oracles_ = int(self.n_oracles)
-        self._step_size = _check_positive(owner, "step_size", self.step_size)
-        self._sigma = _check_positive(owner, "perturbation", self.perturbation)
-        self.grad_bound_ = _check_positive(owner, "grad_bound", self.grad_bound)
+        self._step_size = _float_or_none(self.step_size)
+        self._sigma = _float_or_none(self.perturbation)
+        self.grad_bound_ = _float_or_none(self.grad_bound)
         if self.online_oracle == "projection":
             self._project = _check_project(owner, self.lmo)
             if self._step_size is None:
@@ -546,8 +582,8 @@ class MonoFW(BaseOnlineLearner):
     :math:`\langle d_q^{(k)}, \cdot \rangle`. One gradient per round and
     :math:`K` LMO calls per block: :math:`O(T)` of each, for a
     :math:`(1-1/e)`-regret of :math:`O(T^{4/5})` with :math:`K = T^{3/5}`
-    (Table 1). The pseudocode follows note 002 section 2.8 (the paper under
-    implementation only describes Mono-FW in words).
+    (Table 1). The POBGA paper only describes Mono-FW in words; the steps
+    above are those of Zhang et al. (2019).
 
     The oracles are Follow the Perturbed Leader: :math:`\mathcal{E}^{(k)}`
     plays :math:`\operatorname{argmax}_{v \in \mathcal{K}} \langle S_k +
@@ -577,6 +613,9 @@ class MonoFW(BaseOnlineLearner):
         Draws, in order: the perturbations ``standard_normal((K,
         n_features))`` at the start, then one ``permutation(K)`` at the
         start of every block.
+    verbose : int, default=0
+        With ``verbose > 0``, a progress line at every tenth of the horizon
+        (see :class:`POBGA`).
 
     Attributes
     ----------
@@ -626,6 +665,14 @@ class MonoFW(BaseOnlineLearner):
     (array([1.        , 0.33333333]), 3, 9)
     """
 
+    _parameter_constraints: dict = {
+        **BaseOnlineLearner._parameter_constraints,
+        "block_size": [Interval(Integral, 1, None, closed="left"), None],
+        "perturbation": _POSITIVE_OR_NONE,
+        "grad_bound": _POSITIVE_OR_NONE,
+        "random_state": _RANDOM_STATE,
+    }
+
     def __init__(
         self,
         lmo,
@@ -635,6 +682,7 @@ class MonoFW(BaseOnlineLearner):
         perturbation=None,
         grad_bound=None,
         random_state=None,
+        verbose=0,
     ):
         self.lmo = lmo
         self.horizon = horizon
@@ -642,18 +690,16 @@ class MonoFW(BaseOnlineLearner):
         self.perturbation = perturbation
         self.grad_bound = grad_bound
         self.random_state = random_state
+        self.verbose = verbose
 
     def _validate_params(self):
         super()._validate_params()
-        owner = type(self).__name__
-        if self.block_size is None:
-            self.block_size_ = int(max(1, min(self.horizon, round(self.horizon**0.6))))
-        else:
-            _check_int(owner, "block_size", self.block_size, 1, self.horizon)
-            self.block_size_ = int(self.block_size)
+        self.block_size_ = _resolve_block_size(
+            type(self).__name__, self.block_size, self.horizon, self.horizon**0.6
+        )
         self.n_blocks_ = -(-self.horizon // self.block_size_)
-        self._sigma = _check_positive(owner, "perturbation", self.perturbation)
-        self.grad_bound_ = _check_positive(owner, "grad_bound", self.grad_bound)
+        self._sigma = _float_or_none(self.perturbation)
+        self.grad_bound_ = _float_or_none(self.grad_bound)
         K = self.block_size_
         self._rho = 2.0 / (np.arange(1, K + 1) + 3.0) ** (2.0 / 3.0)
 

@@ -1,4 +1,4 @@
-"""The boosting surrogate of online DR-submodular maximization (note 002, 1.5).
+"""The boosting surrogate of online DR-submodular maximization (eqs. 2-3).
 
 For a monotone DR-submodular :math:`f` with :math:`f(0) = 0`, the
 non-oblivious surrogate of eq. (2) of Liao et al. (after Zhang et al. 2022a),
@@ -194,8 +194,8 @@ def boosted_quadratic(H, h, x):
     """Value and gradient of the boosting surrogate of a quadratic, in closed form.
 
     For :math:`f(x) = \\frac12 x^\\top H x + h^\\top x` (symmetric
-    :math:`H`, so :math:`f(0) = 0`), integrating eq. (2) gives (note 002,
-    1.5; the Hessian :math:`H/e` is Lemma 5's :math:`L_1 = L/e`)
+    :math:`H`, so :math:`f(0) = 0`), integrating eq. (2) gives (the
+    Hessian :math:`H/e` is Lemma 5's :math:`L_1 = L/e`)
 
     .. math::
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._base import _check_rng
+from ._base import _RANDOM_STATE, _check_rng
 from ._boosting import sample_boosting_z
 from ._pobga import (
     _BlockedBoostedAscent,
@@ -29,7 +29,7 @@ def _check_weights(owner, weights):
     except (TypeError, ValueError) as exc:
         raise ValueError(
             f"The 'weights' parameter of {owner} must be a square array of "
-            f"gossip weights; got {weights!r}."
+            f"real gossip weights; got {weights!r}."
         ) from exc
     if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
         raise ValueError(
@@ -103,10 +103,11 @@ class DPOBGA(_BlockedBoostedAscent):
         \sum_{j \in \mathcal{N}_i} a_{ij} x_m^j, y_{m+1}^i, \epsilon\Big),
 
     from :math:`x_1^i = \tilde y_1^i = 0`. The nodes update synchronously
-    from the snapshot of the exchange (Jacobi style; the printed loop order
-    "for i" outside "for m" is read as synchronous rounds, note 002
-    section 7). The warm start :math:`\sum_j a_{ij} x_m^j` is a convex
-    combination of feasible points, hence feasible. :math:`\eta`,
+    from the snapshot of the exchange (Jacobi style: Algorithm 2 prints the
+    loop "for i" outside "for m", which is read as synchronous rounds, the
+    only order in which one exchange per block, line 4, makes sense). The
+    warm start :math:`\sum_j a_{ij} x_m^j` is a convex combination of
+    feasible points, hence feasible. :math:`\eta`,
     :math:`\epsilon` and :math:`K` are POBGA's (Theorem 2 uses Theorem 1's).
 
     Parameters
@@ -149,6 +150,9 @@ class DPOBGA(_BlockedBoostedAscent):
         keeps the root; with one node nothing is drawn, so
         ``DPOBGA(lmo, T, [[1.0]], random_state=s)`` reproduces
         ``POBGA(lmo, T, random_state=s)`` exactly.
+    verbose : int, default=0
+        With ``verbose > 0``, a progress line at every tenth of the horizon
+        (see :class:`POBGA`; the reward is the mean over the nodes).
 
     Attributes
     ----------
@@ -227,6 +231,11 @@ class DPOBGA(_BlockedBoostedAscent):
     ((2, 3), 3, 18)
     """
 
+    _parameter_constraints: dict = {
+        **_BlockedBoostedAscent._parameter_constraints,
+        "weights": ["array-like"],
+        "random_state": [*_RANDOM_STATE, "array-like"],
+    }
     _decentralized = True
 
     def __init__(
@@ -243,6 +252,7 @@ class DPOBGA(_BlockedBoostedAscent):
         grad_bound=None,
         boosting=True,
         random_state=None,
+        verbose=0,
     ):
         self.lmo = lmo
         self.horizon = horizon
@@ -255,6 +265,7 @@ class DPOBGA(_BlockedBoostedAscent):
         self.grad_bound = grad_bound
         self.boosting = boosting
         self.random_state = random_state
+        self.verbose = verbose
 
     def _validate_params(self):
         super()._validate_params()

@@ -1,4 +1,4 @@
-"""Gossip matrices and communication graphs of decentralized learning (note 002, 1.7).
+"""Gossip matrices and communication graphs of decentralized learning.
 
 Assumption A4 of Liao et al.: the weight matrix :math:`A \\in
 \\mathbb{R}_+^{N \\times N}` is supported on the graph (:math:`a_{ij} > 0`

@@ -1,4 +1,4 @@
-"""Quadratic objectives of the online NQP benchmark (note 002, 4.2 P1)."""
+"""Quadratic objectives of the online NQP benchmark (Chen et al. 2018b)."""
 
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause

@@ -10,16 +10,17 @@ Garber and Kretzu (2022) called once per block of :math:`K` rounds.
 # SPDX-License-Identifier: BSD-3-Clause
 
 import math
+from numbers import Integral
 
 import numpy as np
 
 from ..oracles._projection import infeasible_projection
+from ..utils._sklearn_compat import Interval, StrOptions
 from ._base import (
     _ONE_MINUS_INV_E,
+    _POSITIVE_OR_NONE,
+    _RANDOM_STATE,
     BaseOnlineLearner,
-    _check_bool,
-    _check_options,
-    _check_positive,
     _check_rng,
     _lmo_radius,
     _resolve_block_size,
@@ -38,25 +39,26 @@ _PRESETS = {
 
 
 def _resolve_schedule(learner, owner):
-    """Validate the parameters shared by POBGA and DPOBGA; set K, eps, eta.
+    """Set K, eps and eta of POBGA and DPOBGA from validated parameters.
 
     ``step_size_`` stays None when neither ``step_size`` nor ``grad_bound`` is
     given: G is then estimated at the end of the first block (see
     ``_BlockedBoostedAscent._step``).
     """
-    _check_options(owner, "preset", learner.preset, set(_PRESETS))
     c_eta, c_eps, c_k = _PRESETS[learner.preset]
-    learner._boosting = _check_bool(owner, "boosting", learner.boosting)
-    step_size = _check_positive(owner, "step_size", learner.step_size)
-    eps = _check_positive(owner, "eps", learner.eps)
-    grad_bound = _check_positive(owner, "grad_bound", learner.grad_bound)
+    learner._boosting = bool(learner.boosting)
     horizon = learner.horizon
     learner.radius_ = _lmo_radius(owner, learner.lmo, learner.radius)
-    learner.block_size_ = _resolve_block_size(owner, learner.block_size, horizon, c_k)
+    learner.block_size_ = _resolve_block_size(
+        owner, learner.block_size, horizon, c_k * math.sqrt(horizon)
+    )
     learner.n_blocks_ = -(-horizon // learner.block_size_)
     learner.eps_ = (
-        eps if eps is not None else c_eps * learner.radius_**2 / math.sqrt(horizon)
+        float(learner.eps)
+        if learner.eps is not None
+        else c_eps * learner.radius_**2 / math.sqrt(horizon)
     )
+    step_size, grad_bound = learner.step_size, learner.grad_bound
     if step_size is None and grad_bound is None and learner.preset == "theory":
         raise ValueError(
             f"The 'grad_bound' parameter of {owner} (the gradient bound G of "
@@ -65,10 +67,10 @@ def _resolve_schedule(learner, owner):
         )
     learner._c_eta = c_eta
     learner._gamma = _ONE_MINUS_INV_E if learner._boosting else 1.0
-    learner.grad_bound_ = grad_bound
-    learner.step_size_ = step_size
+    learner.grad_bound_ = None if grad_bound is None else float(grad_bound)
+    learner.step_size_ = None if step_size is None else float(step_size)
     if step_size is None and grad_bound is not None:
-        learner.step_size_ = _theory_step(learner, grad_bound)
+        learner.step_size_ = _theory_step(learner, learner.grad_bound_)
 
 
 def _theory_step(learner, grad_bound):
@@ -92,7 +94,20 @@ def _norm(v):
 class _BlockedBoostedAscent(BaseOnlineLearner):
     """Per-block state shared by POBGA and DPOBGA (arrays of shape (N, n))."""
 
-    _n_nodes = 1
+    _parameter_constraints: dict = {
+        **BaseOnlineLearner._parameter_constraints,
+        "block_size": [
+            StrOptions({"sqrt"}),
+            Interval(Integral, 1, None, closed="left"),
+        ],
+        "preset": [StrOptions(set(_PRESETS))],
+        "step_size": _POSITIVE_OR_NONE,
+        "eps": _POSITIVE_OR_NONE,
+        "radius": _POSITIVE_OR_NONE,
+        "grad_bound": _POSITIVE_OR_NONE,
+        "boosting": ["boolean"],
+        "random_state": _RANDOM_STATE,
+    }
 
     def _step(self):
         """eta; estimated from the gradients seen so far when G is unknown."""
@@ -204,6 +219,10 @@ class POBGA(_BlockedBoostedAscent):
     random_state : int, RandomState instance, Generator or None, default=None
         The stream of :math:`z_t`: one ``sample_boosting_z`` draw per round,
         in :meth:`query_point` (none without boosting).
+    verbose : int, default=0
+        With ``verbose > 0``, a progress line at every tenth of the horizon:
+        rounds played, cumulative reward (when :meth:`update` is given the
+        rewards, as by :func:`run_online`), LMO calls, time elapsed.
 
     Attributes
     ----------
@@ -252,12 +271,13 @@ class POBGA(_BlockedBoostedAscent):
     from :math:`x_m = 0`, Algorithm 4 compares :math:`x_m` with the radial
     projection :math:`y_1` of :math:`y_{m+1}` onto :math:`R\mathcal{B}`, and
     :math:`\|0 - y_1\|^2 \le R^2 \le 3\epsilon = 1215 R^2 T^{-1/2}`, so it
-    returns :math:`x_{m+1} = 0` (note 002 section 3.4 estimates 48,720 from
-    the unprojected :math:`y_{m+1}`; the radial projection makes it
-    larger). Its regret bound is also vacuous below :math:`T = 45^4`. The
-    practical preset keeps the theory's exponents (so the regret is still
-    :math:`O(T^{3/4})` and the LMO calls :math:`O(T)` by eqs. 13-15, with
-    other constants) and only changes :math:`(c_\eta, c_\epsilon, c_K)`.
+    returns :math:`x_{m+1} = 0` (a bound computed from the unprojected
+    :math:`y_{m+1}` instead gives about :math:`T \le 48{,}720`; the radial
+    projection of Algorithm 4, line 1, makes the range larger). Its regret
+    bound is also vacuous below :math:`T = 45^4`. The practical preset keeps
+    the theory's exponents (so the regret is still :math:`O(T^{3/4})` and
+    the LMO calls :math:`O(T)` by eqs. 13-15, with other constants) and
+    only changes :math:`(c_\eta, c_\epsilon, c_K)`.
 
     **The sweep** that chose :math:`(1, 0.05, 1)`: the NQP benchmark
     ``make_online_nqp(25, 15, T, adversary='iid', noise=0.1,
@@ -343,6 +363,7 @@ class POBGA(_BlockedBoostedAscent):
         grad_bound=None,
         boosting=True,
         random_state=None,
+        verbose=0,
     ):
         self.lmo = lmo
         self.horizon = horizon
@@ -354,6 +375,7 @@ class POBGA(_BlockedBoostedAscent):
         self.grad_bound = grad_bound
         self.boosting = boosting
         self.random_state = random_state
+        self.verbose = verbose
 
     def _validate_params(self):
         super()._validate_params()

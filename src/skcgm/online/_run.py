@@ -5,12 +5,12 @@
 
 import time
 from dataclasses import dataclass, field
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 
-from ..oracles._params import _check_int
-from ._base import BaseOnlineLearner, _check_rng, _vertex
+from ..utils._sklearn_compat import HasMethods, Interval, validate_params
+from ._base import _RANDOM_STATE, BaseOnlineLearner, _check_rng, _vertex
 
 
 @dataclass
@@ -91,6 +91,14 @@ def _local_objectives(objective, n_nodes, t):
     return local
 
 
+@validate_params(
+    {
+        "learner": [BaseOnlineLearner],
+        "objectives": ["array-like"],
+        "random_state": _RANDOM_STATE,
+    },
+    prefer_skip_nested_validation=True,
+)
 def run_online(learner, objectives, random_state=None):
     """Play an online learner against a sequence of objectives.
 
@@ -144,11 +152,6 @@ def run_online(learner, objectives, random_state=None):
     >>> bool(result.rewards[-1] > 0.9 * objective.value(np.ones(2)))
     True
     """
-    if not isinstance(learner, BaseOnlineLearner):
-        raise ValueError(
-            "The 'learner' parameter of run_online must be an online learner "
-            f"(a BaseOnlineLearner such as POBGA); got {learner!r}."
-        )
     n_rounds = _check_objectives(objectives)
     rng = _check_rng(random_state)
     learner.reset()
@@ -197,7 +200,8 @@ def run_online(learner, objectives, random_state=None):
                 g = objective.grad(q) if exact else objective.stochastic_grad(q, rng)
             rewards[t] = objective.value(x)
         start = time.perf_counter()
-        learner.update(g)
+        # The reward only feeds the progress report of verbose learners.
+        learner.update(g, reward=rewards[t])
         wall_time += time.perf_counter() - start
         decisions.append(x)
     return OnlineResult(
@@ -212,6 +216,15 @@ def run_online(learner, objectives, random_state=None):
     )
 
 
+@validate_params(
+    {
+        "lmo": [HasMethods(["__call__"])],
+        "grad": [callable],
+        "n_features": [Interval(Integral, 1, None, closed="left")],
+        "n_steps": [Interval(Integral, 1, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def continuous_greedy(lmo, grad, n_features, *, n_steps=100):
     """Maximize by continuous greedy: Frank-Wolfe from 0 with step :math:`1/K`.
 
@@ -260,13 +273,6 @@ def continuous_greedy(lmo, grad, n_features, *, n_steps=100):
     >>> continuous_greedy(CappedSimplexLMO(), lambda x: np.array([1.0, 2.0]), 2)
     array([0., 1.])
     """
-    _check_int("continuous_greedy", "n_features", n_features, 1)
-    _check_int("continuous_greedy", "n_steps", n_steps, 1)
-    if not callable(grad):
-        raise ValueError(
-            "The 'grad' parameter of continuous_greedy must be a callable x -> "
-            f"gradient; got {grad!r}."
-        )
     x = np.zeros(n_features)
     for _ in range(n_steps):
         g = np.asarray(grad(x), dtype=np.float64)
@@ -316,6 +322,17 @@ def _sum_gradient(objectives):
     return grad
 
 
+@validate_params(
+    {
+        "rewards": ["array-like"],
+        "objectives": ["array-like"],
+        "lmo": [HasMethods(["__call__"]), None],
+        "alpha": [Interval(Real, 0, 1, closed="right")],
+        "n_steps": [Interval(Integral, 1, None, closed="left")],
+        "comparator": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def alpha_regret(
     rewards,
     objectives,
@@ -336,7 +353,8 @@ def alpha_regret(
         - \\sum_{s \\le t} r_s, \\qquad t = 1, \\dots, T,
 
     so the last entry is the :math:`\\alpha`-regret of Section 1 (with the
-    :math:`\\alpha` the introduction's formula drops, note 002 section 1.1)
+    :math:`\\alpha` that the introduction's formula drops and the DOCSM
+    definition and eq. 10 keep)
     against :math:`\\hat x`; the earlier entries use the same fixed
     comparator. For decentralized objectives (a list of local functions per
     round), :math:`f_t` is their average, as in the per-node regret
@@ -352,9 +370,10 @@ def alpha_regret(
     objectives : sequence of length n_rounds
         The objectives played (each with ``value`` and ``grad``), or a list
         of local objectives per round.
-    lmo : LMO
+    lmo : LMO or None
         Linear minimization oracle of the decision set; its ``n_features``
-        must be known unless ``comparator`` is given.
+        must be known unless ``comparator`` is given (then it is unused and
+        may be None).
     alpha : float, default=1 - 1/e
         The approximation ratio :math:`\\alpha \\in (0, 1]`.
     n_steps : int, default=100
@@ -391,11 +410,6 @@ def alpha_regret(
             f"The 'rewards' parameter must have shape ({n_rounds},), one per "
             f"objective; got {rewards.shape}."
         )
-    if isinstance(alpha, bool) or not isinstance(alpha, Real) or not 0 < alpha <= 1:
-        raise ValueError(
-            f"The 'alpha' parameter must be a real number in (0, 1]; got {alpha!r}."
-        )
-    _check_int("alpha_regret", "n_steps", n_steps, 1)
     if comparator is None:
         n_features = getattr(lmo, "n_features", None)
         if n_features is None:

@@ -26,9 +26,9 @@ This module keeps the per-problem state (:class:`CompAdaGradState`: the
 iterate, :math:`S = \\Pi G_t \\Pi^\\top` and :math:`s = \\operatorname{diag}
 (G_t^\\perp)`) and performs one update (:func:`compadagrad_step`): the
 squared-l2 step in closed form (eqs. 13-15) and the l1 step as an exact
-LASSO solved by a homotopy (LARS) on the implicit Gram matrix (eqs. 16-18,
-with the corrected eq. 17). Equation numbers are the paper's; the fixes and
-derivations are in the note ``001_compadagrad.md`` (Sections 2.3-2.4).
+LASSO solved on the implicit Gram matrix (eqs. 16-18, with eq. 17 corrected:
+the paper prints a product where the diagonal entry has a sum), with an
+optional ridge term for the elastic net. Equation numbers are the paper's.
 """
 
 # Authors: The skcgm developers
@@ -162,8 +162,9 @@ def _check_real(name, value, low, *, strict):
 def init_compadagrad_state(projection, coef=None, dtype=np.float64):
     """Create the state of one CompAdaGrad problem.
 
-    :math:`S = 0`, :math:`s = 0` and :math:`x_1` = ``coef`` (0 by default, as
-    the note recommends: the paper leaves :math:`x_1` unstated).
+    :math:`S = 0`, :math:`s = 0` and :math:`x_1` = ``coef`` (0 by default:
+    the paper leaves :math:`x_1` unstated, and its regret bound, eq. 8, is
+    smallest for :math:`x_1 = 0` when nothing is known of :math:`x^*`).
 
     Parameters
     ----------
@@ -263,6 +264,7 @@ def compadagrad_step(
     eta,
     alpha,
     penalty="l2",
+    l1_ratio=0.15,
     tau=1.0,
     delta=1e-2,
     variant="paper",
@@ -312,8 +314,9 @@ def compadagrad_step(
         x_\\perp = B (y - \\Pi^\\top \\nu), \\qquad
         \\nu = (\\Pi B \\Pi^\\top)^{-1} \\Pi B y \\qquad \\text{(eqs. 14-15)},
 
-    eq. (15) simplified as in the note (Section 2.3: :math:`(D + \\lambda I)
-    B = I` cancels three of its terms). :math:`x_{t+1} = x_\\parallel +
+    eq. (15) simplified: the paper's right-hand side :math:`\\Pi B(y - D B y
+    - \\lambda B y + y)`, as printed, has three more terms, which cancel since
+    :math:`(D + \\lambda I) B = I`. :math:`x_{t+1} = x_\\parallel +
     x_\\perp`, with :math:`\\Pi x_\\perp = 0`.
 
     **l1**, :math:`\\varphi(x) = \\|x\\|_1`: the LASSO of eq. (16),
@@ -329,8 +332,10 @@ def compadagrad_step(
         A_{ii} = d_i + p_i^\\top Q p_i - 2 \\rho\\, d_i \\|p_i\\|^2, \\qquad
         A_{ij} = p_i^\\top Q p_j - \\rho (d_i + d_j)\\, p_i^\\top p_j,
 
-    where the diagonal is the corrected eq. (17) (the paper prints
-    :math:`d_i \\langle RHe_i, QRHe_i \\rangle`; note Section 2.4). An
+    where the diagonal is eq. (17) corrected: the paper prints the product
+    :math:`d_i \\langle RHe_i, QRHe_i \\rangle` where the sum :math:`d_i +
+    \\langle RHe_i, QRHe_i \\rangle` belongs (checked against the dense
+    :math:`A`). An
     active-set method (block principal pivoting) starts from the support and
     signs of :math:`x_t`; each iteration solves the linear system of the
     guessed support, of the form diagonal plus rank :math:`2k` (Woodbury
@@ -339,6 +344,16 @@ def compadagrad_step(
     iterations do not settle, the LARS-lasso homotopy of the paper (Efron et
     al., 2004) runs from 0 instead, with the entries (17)-(18) feeding an
     incrementally updated Cholesky factor.
+
+    **Elastic net**, :math:`\\varphi(x) = r \\|x\\|_1 + \\frac{1 - r}{2}
+    \\|x\\|^2` with :math:`r` = ``l1_ratio`` (not in the paper): the ridge
+    part moves into the metric, :math:`A' = A + \\lambda (1 - r) I =
+    \\Pi^\\top (K + \\lambda (1 - r) I / c^2) \\Pi + P^\\perp (D + \\lambda
+    (1 - r) I) P^\\perp` since :math:`P + P^\\perp = I`, which has the
+    structure of :math:`A` with shifted :math:`K` and :math:`D`; the step is
+    the LASSO (16) in :math:`A'` with :math:`u = g - A x_t` and penalty
+    :math:`\\lambda r`, solved exactly as above. ``l1_ratio=1`` is 'l1',
+    ``l1_ratio=0`` the closed-form 'l2' step.
 
     ``penalty=None`` is :math:`\\lambda = 0` (``alpha`` ignored). The limits
     are exact: ``n_components_ = 0`` with ``tau=1`` is diagonal AdaGrad,
@@ -362,14 +377,19 @@ def compadagrad_step(
     alpha : float
         The regularization strength :math:`\\alpha \\ge 0`:
         :math:`\\varphi(x) = \\frac{\\alpha}{2} \\|x\\|^2` ('l2', the convention
-        of :class:`~sklearn.linear_model.SGDClassifier`) or
-        :math:`\\alpha \\|x\\|_1` ('l1').
-    penalty : {'l2', 'l1', None}, default='l2'
+        of :class:`~sklearn.linear_model.SGDClassifier`),
+        :math:`\\alpha \\|x\\|_1` ('l1') or :math:`\\alpha (r \\|x\\|_1 +
+        \\frac{1 - r}{2} \\|x\\|^2)` ('elasticnet').
+    penalty : {'l2', 'l1', 'elasticnet', None}, default='l2'
         The composite regularizer :math:`\\varphi`.
+    l1_ratio : float, default=0.15
+        The mixing parameter :math:`0 \\le r \\le 1` of 'elasticnet' (as in
+        :class:`~sklearn.linear_model.SGDClassifier`); ignored otherwise.
     tau : float, default=1.0
         Weight :math:`\\tau \\ge 0` of the complement (diagonal) part. 0 is
         allowed only when the complement is empty (``n_components_ =
-        n_padded_``) or with ``penalty='l2'`` and ``alpha > 0``.
+        n_padded_``) or when the penalty is a pure ridge (``penalty='l2'``,
+        or 'elasticnet' with ``l1_ratio=0``) with ``alpha > 0``.
     delta : float, default=1e-2
         The damping :math:`\\delta = \\delta_r = \\delta_c > 0` (the paper
         ties them and tunes them, reporting no value). 1e-2 leaves unit-scale
@@ -387,6 +407,13 @@ def compadagrad_step(
         The same object: ``coef`` is :math:`x_{t+1}`, the statistics include
         :math:`g_t`, ``n_updates`` is incremented and ``n_flops`` increased
         by the operations of this step.
+
+    Raises
+    ------
+    FloatingPointError
+        If the step overflows: the updated statistics, the preconditioner or
+        the new iterate are not finite (badly scaled gradients, a huge
+        ``eta``). The state is then left unchanged.
 
     See Also
     --------
@@ -447,18 +474,27 @@ def compadagrad_step(
     projection = _check_projection(projection)
     k, n = projection.components_.shape
     _check_state(state, n, k)
-    params = _check_step_params(projection, eta, alpha, penalty, tau, delta, variant)
+    params = _check_step_params(
+        projection, eta, alpha, penalty, l1_ratio, tau, delta, variant
+    )
     g = _padded_grad(grad, projection.n_features_in_, n)
-    return _update(state, g, projection, *params)
+    # Overflow is detected by the explicit checks of _update, whatever the
+    # caller's numpy error state.
+    with np.errstate(all="ignore"):
+        return _update(state, g, projection, *params)
 
 
-def _check_step_params(projection, eta, alpha, penalty, tau, delta, variant):
-    """Checked ``(eta, lam, tau, delta, penalty, variant)`` of a step."""
+def _check_step_params(projection, eta, alpha, penalty, l1_ratio, tau, delta, variant):
+    """Checked ``(eta, lam1, lam2, tau, delta, variant)`` of a step.
+
+    ``lam1`` and ``lam2`` are the l1 and ridge strengths of the rescaled
+    step, eta * alpha * r and eta * alpha * (1 - r) for the l1 ratio r.
+    """
     k, n = projection.components_.shape
-    if penalty not in ("l2", "l1", None):
+    if penalty not in ("l2", "l1", "elasticnet", None):
         raise ValueError(
-            "The 'penalty' parameter of compadagrad_step must be 'l2', 'l1' or "
-            f"None; got {penalty!r}."
+            "The 'penalty' parameter of compadagrad_step must be 'l2', 'l1', "
+            f"'elasticnet' or None; got {penalty!r}."
         )
     if variant not in ("paper", "theory"):
         raise ValueError(
@@ -469,33 +505,61 @@ def _check_step_params(projection, eta, alpha, penalty, tau, delta, variant):
     alpha = _check_real("alpha", alpha, 0.0, strict=False)
     tau = _check_real("tau", tau, 0.0, strict=False)
     delta = _check_real("delta", delta, 0.0, strict=True)
+    if penalty == "elasticnet":
+        l1_ratio = _check_real("l1_ratio", l1_ratio, 0.0, strict=False)
+        if l1_ratio > 1.0:
+            raise ValueError(
+                "The 'l1_ratio' parameter of compadagrad_step must be a finite "
+                f"real number in [0, 1]; got {l1_ratio!r}."
+            )
+    else:
+        l1_ratio = {"l1": 1.0, "l2": 0.0, None: 0.0}[penalty]
     lam = 0.0 if penalty is None else eta * alpha
-    if tau == 0.0 and k != n and not (penalty == "l2" and lam > 0.0):
+    lam1, lam2 = lam * l1_ratio, lam * (1.0 - l1_ratio)
+    # Paper, Section 4.1: A is positive definite for tau > 0; with tau = 0
+    # only a ridge term keeps the complement step defined (x_perp = -P_perp
+    # g / lambda), an l1 term alone does not.
+    if tau == 0.0 and k != n and not (lam1 == 0.0 and lam2 > 0.0):
         raise ValueError(
             "The 'tau' parameter of compadagrad_step must be > 0 unless the "
-            "subspace is the whole space (n_components_ == n_padded_) or "
-            "penalty='l2' with alpha > 0: with tau=0 the complement step is "
-            "undefined (note 001_compadagrad.md, Section 2.3)."
+            "subspace is the whole space (n_components_ == n_padded_) or the "
+            "penalty is a pure ridge ('l2', or 'elasticnet' with l1_ratio=0) "
+            "with alpha > 0: with tau=0 the metric of the step is singular on "
+            "the complement of the subspace."
         )
-    return eta, lam, tau, delta, penalty, variant
+    return eta, lam1, lam2, tau, delta, variant
 
 
 def _make_stepper(
-    projection, *, eta, alpha, penalty="l2", tau=1.0, delta=1e-2, variant="paper"
+    projection,
+    *,
+    eta,
+    alpha,
+    penalty="l2",
+    l1_ratio=0.15,
+    tau=1.0,
+    delta=1e-2,
+    variant="paper",
 ):
     """``step(state, grad)``: :func:`compadagrad_step` with checks done once.
 
     For estimators, which validate their data and parameters once per fit:
     the per-call checks cost a tenth of a step at k = 32. ``grad`` must be a
-    float64 vector of ``n_features`` or ``n_padded`` entries.
+    float64 vector of ``n_features`` or ``n_padded`` entries. A non-finite
+    ``grad`` raises FloatingPointError, as an overflow inside the step does:
+    the estimator computed it, so it is an overflow of the fit, not bad
+    input. The caller sets the numpy error state (see
+    :func:`compadagrad_step`).
     """
     projection = _check_projection(projection)
-    params = _check_step_params(projection, eta, alpha, penalty, tau, delta, variant)
+    params = _check_step_params(
+        projection, eta, alpha, penalty, l1_ratio, tau, delta, variant
+    )
     n_features, n = projection.n_features_in_, projection.n_padded_
 
     def step(state, grad):
         if not np.isfinite(grad).all():
-            raise ValueError("grad must not contain NaN or infinity.")
+            raise FloatingPointError("The gradient is not finite.")
         if grad.shape[0] != n:
             padded = np.zeros(n)
             padded[:n_features] = grad
@@ -505,11 +569,12 @@ def _make_stepper(
     return step
 
 
-def _update(state, g, projection, eta, lam, tau, delta, penalty, variant):
+def _update(state, g, projection, eta, lam1, lam2, tau, delta, variant):
     """The step of :func:`compadagrad_step` on checked arguments.
 
-    ``g`` is the padded float64 gradient and ``lam = eta * alpha`` (0 without
-    penalty).
+    ``g`` is the padded float64 gradient, ``lam1`` and ``lam2`` the l1 and
+    ridge strengths of the rescaled step (:func:`_check_step_params`). The
+    state changes only once the whole step is known to be finite.
     """
     Pi = projection.components_
     k, n = Pi.shape
@@ -519,7 +584,7 @@ def _update(state, g, projection, eta, lam, tau, delta, penalty, variant):
     flops = 0
 
     # 1. Statistics, including g_t.
-    l1 = penalty == "l1" and lam > 0.0
+    l1 = lam1 > 0.0
     p = px = px_back = None
     l2_split = k and not full and not l1
     if l2_split:
@@ -531,8 +596,12 @@ def _update(state, g, projection, eta, lam, tau, delta, penalty, variant):
     elif k:
         p = Pi @ g
         flops += 2 * n * k
+    subspace_gram = complement_sq = None
     if k:
-        state.subspace_gram += np.outer(p, p)
+        # Summed in float64, stored in the state's dtype, as an in-place +=.
+        subspace_gram = (state.subspace_gram + np.outer(p, p)).astype(
+            state.subspace_gram.dtype, copy=False
+        )
         flops += 2 * k * k
     gperp = None
     if not full:
@@ -547,14 +616,20 @@ def _update(state, g, projection, eta, lam, tau, delta, penalty, variant):
             gperp = g - back[:, 0]
             px_back = back[:, 1]
             flops += 4 * n * k + 3 * n
-        state.complement_sq += gperp * gperp
+        complement_sq = (state.complement_sq + gperp * gperp).astype(
+            state.complement_sq.dtype, copy=False
+        )
         flops += 2 * n
+    # Checked before any factorization: LAPACK on an overflowed matrix fails
+    # with an unrelated message ("eigenvalues did not converge").
+    _check_finite(subspace_gram, complement_sq)
 
     # 2. Preconditioner: K' = V diag(kappa) V^T such that the subspace part of
     # A is Pi^T K' Pi with the projection's Pi, and the diagonal D.
-    V = kappa = dvec = None
+    V = kappa = dvec = eigh_cache = None
     if k:
-        mu, V, eigh_flops = _subspace_eigh(state, p)
+        mu, V, eigh_flops = _subspace_eigh(state, subspace_gram, p)
+        eigh_cache = (mu, V, state.n_updates + 1)
         # S is PSD: eigenvalues at rounding level are zeros (S has rank < k for
         # the first k steps). Left as they are, the square root of 'theory'
         # would turn a 1e-16 rounding error into a 1e-8 one.
@@ -567,14 +642,14 @@ def _update(state, g, projection, eta, lam, tau, delta, penalty, variant):
             kappa = (np.sqrt(mu / c2) + delta) / c2
         flops += eigh_flops + 5 * k
     if not full:
-        dvec = np.sqrt(np.asarray(state.complement_sq, dtype=np.float64))
+        dvec = np.sqrt(np.asarray(complement_sq, dtype=np.float64))
         dvec += delta
         dvec *= tau
         flops += 3 * n
 
     # 3. Composite step.
     if l1:
-        x_new, step_flops = _l1_step(x, g, Pi, c2, V, kappa, dvec, eta, lam)
+        x_new, step_flops = _l1_step(x, g, Pi, c2, V, kappa, dvec, eta, lam1, lam2)
     else:
         x_par, x_perp, step_flops = _l2_step_parts(
             x,
@@ -588,7 +663,7 @@ def _update(state, g, projection, eta, lam, tau, delta, penalty, variant):
             kappa,
             dvec,
             eta,
-            lam,
+            lam2,
             rows=getattr(projection, "rows_", None),
         )
         if x_par is None or x_perp is None:
@@ -596,22 +671,38 @@ def _update(state, g, projection, eta, lam, tau, delta, penalty, variant):
         else:
             x_new = x_par + x_perp
             step_flops += n
+    _check_finite(x_new)
+    if k:
+        state.subspace_gram[...] = subspace_gram
+        state.subspace_eigh = eigh_cache
+    if not full:
+        state.complement_sq[...] = complement_sq
     state.coef[:] = x_new
     state.n_updates += 1
     state.n_flops += flops + step_flops
     return state
 
 
-def _subspace_eigh(state, p):
-    """Eigenpairs of the updated :math:`S` (``S += p p^T`` already applied).
+def _check_finite(*arrays):
+    """Raise FloatingPointError if an array (None: skipped) is not finite."""
+    for array in arrays:
+        if array is not None and not np.isfinite(array).all():
+            raise FloatingPointError(
+                "The CompAdaGrad step overflowed (non-finite statistics or "
+                "iterate); the state is unchanged."
+            )
 
-    Updates the cached decomposition of the previous :math:`S` for the
-    rank-one change (Bunch-Nielsen-Sorensen, see
-    :mod:`skcgm.optim._eigen_update`), or decomposes :math:`S` afresh when
-    there is no valid cache, every ``_EIGH_REFRESH_STEPS`` steps, and when
-    LAPACK's secular solver fails. Stores the result in
-    ``state.subspace_eigh`` and returns ``(eigenvalues, eigenvectors,
-    flops)``.
+
+def _subspace_eigh(state, subspace_gram, p):
+    """Eigenpairs of the updated :math:`S` = ``subspace_gram``.
+
+    ``subspace_gram`` is the state's :math:`S` plus :math:`p p^\\top`. Updates
+    the cached decomposition of the previous :math:`S` for the rank-one
+    change (Bunch-Nielsen-Sorensen, see :mod:`skcgm.optim._eigen_update`),
+    or decomposes :math:`S` afresh when there is no valid cache, every
+    ``_EIGH_REFRESH_STEPS`` steps, and when LAPACK's secular solver fails.
+    Returns ``(eigenvalues, eigenvectors, flops)``; the caller stores them in
+    ``state.subspace_eigh`` with the step.
     """
     k = p.shape[0]
     cache = state.subspace_eigh
@@ -625,11 +716,17 @@ def _subspace_eigh(state, p):
         fresh = not ok
         flops = _EIGH_UPDATE_FLOPS_PER_SQUARE * k * k + 2 * k**3
     if fresh:
-        mu, V = _eigh(np.asarray(state.subspace_gram, dtype=np.float64))
+        try:
+            mu, V = _eigh(np.asarray(subspace_gram, dtype=np.float64))
+        except np.linalg.LinAlgError as exc:
+            # A finite symmetric matrix defeats LAPACK only when its entries
+            # are near the overflow threshold.
+            raise FloatingPointError(
+                "The eigendecomposition of the subspace statistics failed: "
+                "they are too large to be represented."
+            ) from exc
         V = np.asfortranarray(V)
         flops = _EIGH_FLOPS_PER_CUBE * k**3
-    # Valid for the state this step leaves behind.
-    state.subspace_eigh = (mu, V, state.n_updates + 1)
     return mu, V, flops
 
 
@@ -734,8 +831,19 @@ def _l2_step_parts(
         gram_flops = n * k * (k + 1)
     else:
         M, gram_flops = _srht_weighted_gram(b, rows, c2)
-    factor = _cholesky(M)
-    nu = _cho_solve(factor, Pi @ By)
+    rhs = Pi @ By
+    try:
+        nu = _cho_solve(_cholesky(M), rhs)
+    except np.linalg.LinAlgError:
+        # M is positive definite, but a B whose entries span many orders of
+        # magnitude (a tiny delta on coordinates that never saw a gradient)
+        # loses that to rounding in the transform. nu is also the
+        # least-squares solution of min ||B^{1/2} (Pi^T nu - y)|| (its normal
+        # equations are M nu = Pi B y), whose SVD solve does not square the
+        # conditioning.
+        root_b = np.sqrt(b)
+        nu = np.linalg.lstsq((Pi * root_b).T, By / root_b, rcond=None)[0]
+        gram_flops += 4 * n * k * k
     # One product with Pi^T gives x_par = Pi^T z and Pi^T nu.
     back = Pi.T @ np.column_stack((z, nu))
     x_par = back[:, 0]
@@ -753,7 +861,7 @@ def _l2_step_parts(
 
 
 class _ImplicitGram:
-    """The Gram matrix A of the l1 step, never formed (note Section 2.4).
+    """The Gram matrix A of the l1 step, never formed (paper, Section 4.2).
 
     ``A = diag(d) - rho (Pi^T Pi D + D Pi^T Pi) + Pi^T Q Pi`` with
     ``Q = K' + rho^2 Pi D Pi^T``: eq. (26) for products and the corrected
@@ -817,30 +925,40 @@ class _ImplicitGram:
         return G
 
 
-def _l1_step(x, g, Pi, c2, V, kappa, dvec, eta, lam):
-    """The l1 composite step: exact LASSO (16) on the implicit Gram matrix."""
+def _l1_step(x, g, Pi, c2, V, kappa, dvec, eta, lam1, lam2):
+    """The l1 or elastic-net composite step: exact LASSO (16), implicit Gram.
+
+    The ridge strength ``lam2`` shifts the metric, A' = A + lam2 I, which
+    keeps A's structure: Pi^T (K' + lam2 I / c^2) Pi + P_perp (D + lam2 I)
+    P_perp, because P = Pi^T Pi / c^2 and P + P_perp = I. Then u = g - A x_t
+    = g - A' x_t + lam2 x_t.
+    """
     k, n = Pi.shape
     flops = 0
     if not k:
-        # Diagonal AdaGrad: soft thresholding (note Section 1.4).
-        z = x - eta * g / dvec
-        x_new = np.sign(z) * np.maximum(np.abs(z) - lam / dvec, 0.0)
-        return x_new, 6 * n
+        # Diagonal AdaGrad: soft thresholding of D x_t - g, scaled by
+        # 1 / (d_i + lam2) (note Section 1.4, with the ridge term).
+        z = dvec * x - eta * g
+        x_new = np.sign(z) * np.maximum(np.abs(z) - lam1, 0.0) / (dvec + lam2)
+        return x_new, 7 * n
     rho = 1.0 / c2
-    Q = (V * kappa) @ V.T
-    flops += 2 * k**3 + k * k
+    Q = (V * (kappa + lam2 * rho)) @ V.T
+    flops += 2 * k**3 + k * k + 2 * k
     if dvec is None:
-        # Full subspace: the complement is empty, A = Pi^T K' Pi.
+        # Full subspace: the complement is empty, A' = Pi^T K' Pi.
         d = np.zeros(n)
     else:
-        d = dvec
+        d = dvec + lam2
         W = Pi * np.sqrt(d)
         Q += (rho * rho) * (W @ W.T)
-        flops += n + n * k + n * k * (k + 1) + 2 * k * k
+        flops += 2 * n + n * k + n * k * (k + 1) + 2 * k * k
     gram = _ImplicitGram(Pi, Q, rho, d)
     u = eta * g - gram.matvec(x)
+    if lam2:
+        u += lam2 * x
+        flops += 2 * n
     flops += 2 * n
-    x_new = _solve_lasso(u, lam, gram, x)
+    x_new = _solve_lasso(u, lam1, gram, x)
     return x_new, flops + gram.flops
 
 

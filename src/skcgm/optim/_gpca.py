@@ -61,8 +61,9 @@ class SubspaceLoss(SumOfMinLoss):
     The minimizer of :math:`f_i` is any orthonormal :math:`A` orthogonal to
     :math:`y_i`; the seeding (Algorithm 1) takes a random one, the last
     :math:`r` columns of the Q factor of :math:`[y_i, G]` with
-    :math:`G \\sim N(0, 1)^{d \\times r}` (the authors' code; the paper does
-    not say, see section 2.1 of the note). The group minimizer (Algorithm 5,
+    :math:`G \\sim N(0, 1)^{d \\times r}`. The paper does not say which
+    minimizer its experiments used; this one is the choice of the authors'
+    published code. The group minimizer (Algorithm 5,
     Appendix E.1) minimizes :math:`\\operatorname{tr}(A^T \\Sigma_j A)` over
     the Stiefel manifold: the eigenvectors of the :math:`r` smallest
     eigenvalues of the group's uncentered second-moment matrix
@@ -254,15 +255,21 @@ def _sq_norms(X, normal):
     return np.einsum("ir,ir->i", projections, projections)
 
 
-def _sum_of_product(X, init_params, sample_weight, max_iter):
-    """Validated core of :func:`sum_of_product_gpca`."""
+def _sum_of_product(X, init_params, sample_weight, max_iter, progress=None):
+    """Validated core of :func:`sum_of_product_gpca`.
+
+    ``progress`` (the engine's verbose lines, or None) reports the objective
+    before every sweep.
+    """
     params = np.array(init_params, dtype=np.float64, copy=True)
     n_params, _, codim = params.shape
     sample_weight = np.asarray(sample_weight, dtype=np.float64)
     sq_norms = np.column_stack([_sq_norms(X, normal) for normal in params])
     history = [_sum_of_product_objective(sq_norms, sample_weight)]
     others = [np.delete(np.arange(n_params), j) for j in range(n_params)]
-    for _ in range(max_iter):
+    for sweep in range(max_iter):
+        if progress is not None:
+            progress.iteration(sweep, history[-1])
         # Gauss-Seidel: the columns l < j of sq_norms already hold the new A_l.
         for j in range(n_params):
             weights = sample_weight * np.prod(sq_norms[:, others[j]], axis=1)

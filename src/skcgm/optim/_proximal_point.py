@@ -23,16 +23,15 @@ where :math:`F^s` is :math:`F` with the sum replaced by a reweighted
 subsample of :math:`m` terms drawn with probabilities proportional to upper
 bounds on their *local* sensitivities on the ball: the ridge leverage
 scores of the local quadratic model (Theorem 9) plus a Lipschitz-Hessian
-correction (Theorem 10). The paper's errata and the resolved pseudocode are
-in note ``003_local_sensitivity.md`` (Sections 1.9 and 2.5);
-:func:`local_sensitivity_scores` computes the scores and
+correction (Theorem 10), with the slips of the printed statements
+corrected (listed in :func:`local_sensitivity_scores` and in the user
+guide); :func:`local_sensitivity_scores` computes the scores and
 :func:`approximate_proximal_point` runs the rounds.
 """
 
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
-import contextlib
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -51,7 +50,7 @@ from ..oracles._leverage import (
     _sketched_leverage,
 )
 from ..oracles._sampling import importance_sample
-from ..utils._blocks import row_blocks, single_threaded_blas
+from ..utils._blocks import single_threaded_blas
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
 from ._signed_rows import signed_rows, write_rows
 
@@ -60,10 +59,6 @@ __all__ = [
     "approximate_proximal_point",
     "local_sensitivity_scores",
 ]
-
-# Below this many elements of the sampled rows, the inner solver runs with
-# single-threaded BLAS (the size of one block of skcgm.utils._blocks).
-_SMALL_BLAS_ELEMENTS = 2**17
 
 _LOSS_METHODS = [
     "value",
@@ -529,8 +524,8 @@ def local_sensitivity_scores(
     For :math:`F(x) = \\frac1n \\sum_i u_i f(a_i^\\top x) + \\frac{\\alpha}{2}
     \\|x_{\\mathcal P}\\|^2`, the proximal function
     :math:`F_{\\lambda,y}(x) = F(x) + \\lambda\\|x - y\\|^2` (Definition 8, no
-    1/2) and the ball :math:`B(r, y)`, returns :math:`s_i` with
-    (Theorem 9, errata T1-T6 of note ``003_local_sensitivity.md`` applied)
+    1/2) and the ball :math:`B(r, y)`, returns the bound of Theorem 9 plus
+    the term of Theorem 10, with the corrections listed below,
 
     .. math::
 
@@ -549,24 +544,36 @@ def local_sensitivity_scores(
       :math:`\\gamma_{\\min} = \\min_{B(r,y)} \\frac{\\alpha}{2}\\|x_{\\mathcal
       P}\\|^2 = \\frac{\\alpha}{2}\\max(0, \\|y_{\\mathcal P}\\| - r)^2`. The
       paper divides the extra column by :math:`\\delta = \\gamma_{\\min}`,
-      undefined at :math:`\\delta = 0` (T6), and its proof (eq. 13) needs the
-      extra coordinate's ridge to be at most :math:`2\\gamma_{\\min}` (T5);
-      :math:`\\gamma_{\\min}` is valid and finite at 0;
+      which is 0 whenever the ball meets the unpenalized coordinates (every
+      first round from :math:`x_0 = 0`); dividing a column by
+      :math:`\\delta` is scaling its ridge by :math:`\\delta^2`, and the
+      proof of Theorem 9 (Appendix A, eq. 13, whose printed
+      :math:`-\\delta` is :math:`-\\lambda\\delta^2`) needs that ridge to be
+      at most :math:`2\\gamma_{\\min}`: :math:`\\gamma_{\\min}` is, and it
+      is finite at 0. The Gram matrix of :math:`C_0` is formed directly, not
+      through the block inverse of Section 2.1 (whose printed bottom-right
+      entry drops the :math:`1/\\delta^2` and the :math:`H^{-1/2}`);
     - :math:`\\eta = \\min_{B(r,y)} \\tilde F_{\\lambda,y}` is the minimum of
-      the quadratic model (eq. 3) on the ball, a trust-region problem solved
-      exactly (eigendecomposition and a 1-D root);
+      the quadratic model (eq. 3, with its :math:`\\frac12` on the Hessian
+      term, which Section 2.2 drops, and :math:`\\gamma(y)` counted once) on
+      the ball, a trust-region problem solved exactly (eigendecomposition
+      and a 1-D root);
     - :math:`\\beta = \\max(1, 1 - \\Delta/\\eta)`,
-      :math:`\\Delta = \\frac1n \\sum_i u_i [f(t_i) - f'(t_i)^2/(2 f''(t_i))]`
-      (T1, T2), with :math:`f'^2/f'' = e^{-t}` in closed form;
-    - the additive term is divided by :math:`n` (T3);
+      :math:`\\Delta = \\frac1n \\sum_i u_i [f(t_i) - f'(t_i)^2/(2 f''(t_i))]`,
+      where the paper prints :math:`f'^2/(4 f')` in Theorem 9 and a
+      quarter in Appendix A: completing the square of
+      :math:`\\frac12\\|H^{1/2}Az + H^{-1/2}\\alpha_y\\|^2` gives this
+      half; :math:`f'^2/f'' = e^{-t}` in closed form;
+    - the additive term is divided by :math:`n`, which the paper's "O(1)
+      additive factor" needs (printed :math:`f_i/\\eta`);
     - :math:`C_i = u_i \\sup|f'''| \\|a_i\\|^3`, the Lipschitz constant of the
       Hessian of the :math:`i`-th term (Theorem 10).
 
     ``scores='theorem9'`` drops the last term (a bound for the quadratic model
     :math:`\\tilde F_{\\lambda,y}` itself); ``'leverage_only'`` returns
-    :math:`\\ell_i` alone. Theorem 10 replaces the minimum of the true
-    proximal function on the ball by :math:`\\eta`, as in the resolved
-    pseudocode of the note (Section 2.5).
+    :math:`\\ell_i` alone. In Theorem 10's term the minimum of the true
+    proximal function on the ball, which is not computable, is replaced by
+    :math:`\\eta`, that of its quadratic model.
 
     Parameters
     ----------
@@ -644,16 +651,19 @@ def local_sensitivity_scores(
     problem = _checked_problem(loss, A, sample_weight, penalized, alpha)
     d = problem.d
     center = _check_vector(center, d, "center")
-    return _local_sensitivity(
-        problem,
-        problem.evaluate(center),
-        float(prox_weight),
-        float(radius),
-        scores,
-        leverage,
-        sketch_size,
-        check_random_state(random_state),
-    )
+    # As in approximate_proximal_point: the passes over the rows run on our
+    # own threads, the d x d algebra is small.
+    with single_threaded_blas():
+        return _local_sensitivity(
+            problem,
+            problem.evaluate(center),
+            float(prox_weight),
+            float(radius),
+            scores,
+            leverage,
+            sketch_size,
+            check_random_state(random_state),
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -664,22 +674,23 @@ def _largest_eigenvalue(A_s, coef):
     """:math:`\\lambda_{\\max}(A_s^\\top \\operatorname{diag}(c) A_s)`, c >= 0.
 
     From the smaller of the two Gram matrices; the :math:`d \\times d` one is
-    accumulated over row blocks, so the full data (``sampling='full'``) is
-    never copied.
+    accumulated over row blocks on threads, so the full data
+    (``sampling='full'``) is never copied.
     """
     m, d = A_s.shape
     root = np.sqrt(coef)
     if m < d:
-        B = sp.diags(root) @ A_s if sp.issparse(A_s) else A_s * root[:, None]
-        B = B.toarray() if sp.issparse(B) else np.asarray(B, dtype=np.float64)
+        if sp.issparse(A_s):
+            B = (sp.diags(root) @ A_s).toarray()
+        else:
+            # A_s[:] writes out the lazy signed rows of 'full' (m x d, small
+            # here since m < d); a view for an array.
+            B = np.asarray(A_s[:], dtype=np.float64) * root[:, None]
         gram = B @ B.T
     elif sp.issparse(A_s):
         gram = (A_s.T @ sp.diags(coef) @ A_s).toarray()
     else:
-        gram = np.zeros((d, d))
-        for rows in row_blocks(m, d):
-            B = np.asarray(A_s[rows], dtype=np.float64) * root[rows, None]
-            gram += B.T @ B
+        gram = _gram(_ScaledRows(A_s, root))
     return float(eigh(gram, eigvals_only=True)[-1]) if gram.size else 0.0
 
 
@@ -823,8 +834,8 @@ def approximate_proximal_point(
 ):
     """Minimize a GLM finite sum by proximal point rounds on importance samples.
 
-    Algorithm 2 of the paper as resolved in note ``003_local_sensitivity.md``
-    (Section 2.5). The objective is
+    Algorithm 2 of the paper, with the choices it leaves open (stopping rule,
+    inner solver, starting point) made as below. The objective is
 
     .. math::
 
@@ -838,7 +849,7 @@ def approximate_proximal_point(
        :math:`r_t = g / (\\lambda_t + \\mu)` (line 5; 'lemma12':
        :math:`g / (2\\lambda_t + \\mu)`, the radius of Lemma 12 that contains
        the exact proximal point when :math:`F` is :math:`\\mu`-strongly
-       convex, erratum T9);
+       convex and lies inside Algorithm 2's ball);
     2. probabilities :math:`p_i \\propto s_i` from
        :func:`local_sensitivity_scores` at :math:`x_{t-1}` (lines 6-7), or
        the baselines of the paper's Figure 2: uniform over the rows with
@@ -985,6 +996,11 @@ def approximate_proximal_point(
     :class:`~sklearn.exceptions.ConvergenceWarning` is raised when
     ``max_iter`` rounds do not bring the gradient norm below ``tol``.
 
+    The passes over all the rows (products, Gram matrices, scores) run on
+    threads over blocks of rows, and everything else is small BLAS calls,
+    so BLAS is held to one thread for the whole run (``callback`` included)
+    and the caller's limits come back on return.
+
     Examples
     --------
     >>> import numpy as np
@@ -1013,92 +1029,98 @@ def approximate_proximal_point(
     mu = float(alpha) if mu == "auto" else float(mu)
     m = _sample_size(sample_size, n) if sampling != "full" else n
     rng = check_random_state(random_state)
-    u = problem.u
-    positive = np.flatnonzero(u > 0)
-    smoothness = float(getattr(loss, "second_derivative_bound", 0.25))
-    alpha_curvature = problem.alpha if np.any(problem.pen) else 0.0
+    # One BLAS thread for the whole run (as scikit-learn's KMeans around its
+    # Lloyd loop): the passes over all the rows run on our own threads
+    # (skcgm.utils._blocks), and the rest are many small BLAS and LAPACK
+    # calls on d x d matrices and on the sample, where BLAS threads cost
+    # more than they gain: numpy and scipy each load an OpenBLAS, and with
+    # their default threads a numpy Gram matrix of 1797 x 66 followed by a
+    # scipy eigh of 66 x 66 took 26-48 ms against 0.8 ms on one thread (2
+    # cores); a default fit on load_digits took 119 s against 7 s.
+    with single_threaded_blas():
+        u = problem.u
+        positive = np.flatnonzero(u > 0)
+        smoothness = float(getattr(loss, "second_derivative_bound", 0.25))
+        alpha_curvature = problem.alpha if np.any(problem.pen) else 0.0
 
-    probabilities = None
-    if sampling == "uniform":
-        probabilities = (u > 0) / float(positive.size)
-    elif sampling == "leverage":
-        static = _static_leverage(problem, leverage, sketch_size, rng)
-        probabilities = static / static.sum()
-    indices = weights = np.empty(0)
-    full_lipschitz = None
-    if sampling == "full":
-        indices, weights = positive, np.ones(positive.size)
-        A_full = A[indices] if positive.size < n else A
-        coef_full = u[indices] / n
-        full_lipschitz = smoothness * _largest_eigenvalue(A_full, coef_full)
+        probabilities = None
+        if sampling == "uniform":
+            probabilities = (u > 0) / float(positive.size)
+        elif sampling == "leverage":
+            static = _static_leverage(problem, leverage, sketch_size, rng)
+            probabilities = static / static.sum()
+        indices = weights = np.empty(0)
+        full_lipschitz = None
+        if sampling == "full":
+            indices, weights = positive, np.ones(positive.size)
+            A_full = A[indices] if positive.size < n else A
+            coef_full = u[indices] / n
+            full_lipschitz = smoothness * _largest_eigenvalue(A_full, coef_full)
 
-    point = problem.evaluate(x)
-    objective = point.objective
-    grad_norm = float(np.linalg.norm(point.gradient))
-    history = {
-        "objective": [objective],
-        "grad_norm": [grad_norm],
-        "prox_weight": [np.nan],
-        "radius": [np.nan],
-        "total_sensitivity": [np.nan],
-        "n_inner_iter": [0],
-        "n_distinct": [0],
-    }
-    if verbose:
-        print(
-            f"Proximal point round 0: objective {objective:.8g}, grad {grad_norm:.3g}"
-        )
-    converged = grad_norm <= tol
-    best, n_no_change, stalled = objective, 0, False
-    t = 0
-    total_inner = 0
-    while not (converged or stalled) and t < max_iter:
-        t += 1
-        lam = math.sqrt(grad_norm) if prox_weight == "sqrt_grad" else prox_weight
-        lam = float(lam)
-        if radius == "algorithm2":
-            r = grad_norm / (lam + mu)
-        elif radius == "lemma12":
-            r = grad_norm / (2.0 * lam + mu)
-        elif radius is None:
-            r = np.inf
-        else:
-            r = float(radius)
-        total_sensitivity = np.nan
-        if sampling == "local_sensitivity":
-            score_radius = r if np.isfinite(r) else grad_norm / (2.0 * lam + mu)
-            s, info = _local_sensitivity(
-                problem,
-                point,
-                lam,
-                score_radius,
-                scores,
-                leverage,
-                sketch_size,
-                rng,
+        point = problem.evaluate(x)
+        objective = point.objective
+        grad_norm = float(np.linalg.norm(point.gradient))
+        history = {
+            "objective": [objective],
+            "grad_norm": [grad_norm],
+            "prox_weight": [np.nan],
+            "radius": [np.nan],
+            "total_sensitivity": [np.nan],
+            "n_inner_iter": [0],
+            "n_distinct": [0],
+        }
+        if verbose:
+            print(
+                f"Proximal point round 0: objective {objective:.8g}, grad "
+                f"{grad_norm:.3g}"
             )
-            total_sensitivity = info["total_sensitivity"]
-            if np.isfinite(total_sensitivity) and total_sensitivity > 0:
-                probabilities = s / total_sensitivity
+        converged = grad_norm <= tol
+        best, n_no_change, stalled = objective, 0, False
+        t = 0
+        total_inner = 0
+        while not (converged or stalled) and t < max_iter:
+            t += 1
+            lam = math.sqrt(grad_norm) if prox_weight == "sqrt_grad" else prox_weight
+            lam = float(lam)
+            if radius == "algorithm2":
+                r = grad_norm / (lam + mu)
+            elif radius == "lemma12":
+                r = grad_norm / (2.0 * lam + mu)
+            elif radius is None:
+                r = np.inf
             else:
-                # beta = inf (Delta = -inf from margins below -709): the
-                # scores are dominated by, and proportional to, the leverage.
-                lev = info["leverage"]
-                probabilities = lev / lev.sum()
-        if sampling != "full":
-            indices, weights = importance_sample(
-                probabilities, m, random_state=rng, replace=replace
-            )
-            A_s = A[indices]
-            coef = weights * u[indices] / n
-            lipschitz = smoothness * _largest_eigenvalue(A_s, coef)
-        else:
-            A_s, coef, lipschitz = A_full, coef_full, full_lipschitz
-        lipschitz += alpha_curvature + 2.0 * lam
-        # Many small matrix-vector products on the sample: BLAS threads cost
-        # more than they gain below one block of elements.
-        small = A_s.shape[0] * d < _SMALL_BLAS_ELEMENTS
-        with single_threaded_blas() if small else contextlib.nullcontext():
+                r = float(radius)
+            total_sensitivity = np.nan
+            if sampling == "local_sensitivity":
+                score_radius = r if np.isfinite(r) else grad_norm / (2.0 * lam + mu)
+                s, info = _local_sensitivity(
+                    problem,
+                    point,
+                    lam,
+                    score_radius,
+                    scores,
+                    leverage,
+                    sketch_size,
+                    rng,
+                )
+                total_sensitivity = info["total_sensitivity"]
+                if np.isfinite(total_sensitivity) and total_sensitivity > 0:
+                    probabilities = s / total_sensitivity
+                else:
+                    # beta = inf (Delta = -inf from margins below -709): the
+                    # scores are dominated by, and proportional to, the leverage.
+                    lev = info["leverage"]
+                    probabilities = lev / lev.sum()
+            if sampling != "full":
+                indices, weights = importance_sample(
+                    probabilities, m, random_state=rng, replace=replace
+                )
+                A_s = A[indices]
+                coef = weights * u[indices] / n
+                lipschitz = smoothness * _largest_eigenvalue(A_s, coef)
+            else:
+                A_s, coef, lipschitz = A_full, coef_full, full_lipschitz
+            lipschitz += alpha_curvature + 2.0 * lam
             x, n_steps = _ball_prox_fista(
                 problem,
                 A_s,
@@ -1110,41 +1132,41 @@ def approximate_proximal_point(
                 max_inner_iter,
                 inner_tol * grad_norm,
             )
-        total_inner += n_steps
-        point = problem.evaluate(x)
-        objective = point.objective
-        grad_norm = float(np.linalg.norm(point.gradient))
-        for key, value in (
-            ("objective", objective),
-            ("grad_norm", grad_norm),
-            ("prox_weight", lam),
-            ("radius", r),
-            ("total_sensitivity", total_sensitivity),
-            ("n_inner_iter", total_inner),
-            ("n_distinct", len(indices)),
-        ):
-            history[key].append(value)
-        if verbose:
-            print(
-                f"Proximal point round {t}: objective {objective:.8g}, grad "
-                f"{grad_norm:.3g}, lambda {lam:.3g}, radius {r:.3g}, inner steps "
-                f"{n_steps}, sampled {len(indices)}"
+            total_inner += n_steps
+            point = problem.evaluate(x)
+            objective = point.objective
+            grad_norm = float(np.linalg.norm(point.gradient))
+            for key, value in (
+                ("objective", objective),
+                ("grad_norm", grad_norm),
+                ("prox_weight", lam),
+                ("radius", r),
+                ("total_sensitivity", total_sensitivity),
+                ("n_inner_iter", total_inner),
+                ("n_distinct", len(indices)),
+            ):
+                history[key].append(value)
+            if verbose:
+                print(
+                    f"Proximal point round {t}: objective {objective:.8g}, grad "
+                    f"{grad_norm:.3g}, lambda {lam:.3g}, radius {r:.3g}, inner steps "
+                    f"{n_steps}, sampled {len(indices)}"
+                )
+            converged = grad_norm <= tol
+            if objective < best:
+                best, n_no_change = objective, 0
+            else:
+                n_no_change += 1
+            stalled = n_iter_no_change is not None and n_no_change >= n_iter_no_change
+            if callback is not None and callback(t, x, grad_norm) is True:
+                converged = True
+        if not (converged or stalled):
+            warnings.warn(
+                f"approximate_proximal_point did not reach ||grad F|| <= tol={tol} in "
+                f"max_iter={max_iter} rounds (last {grad_norm:.3g}).",
+                ConvergenceWarning,
+                stacklevel=3,
             )
-        converged = grad_norm <= tol
-        if objective < best:
-            best, n_no_change = objective, 0
-        else:
-            n_no_change += 1
-        stalled = n_iter_no_change is not None and n_no_change >= n_iter_no_change
-        if callback is not None and callback(t, x, grad_norm) is True:
-            converged = True
-    if not (converged or stalled):
-        warnings.warn(
-            f"approximate_proximal_point did not reach ||grad F|| <= tol={tol} in "
-            f"max_iter={max_iter} rounds (last {grad_norm:.3g}).",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
     history = {
         key: np.asarray(value, dtype=np.intp if key.startswith("n_") else np.float64)
         for key, value in history.items()

@@ -64,7 +64,15 @@ class _SignedRows:
 
     def __matmul__(self, x):
         d = self.n_features
-        t = self.X @ x[:d]
+        coef = x[:d]
+        t = np.empty(self.shape[0], dtype=np.result_type(self.X, x))
+
+        def fill(rows):
+            # Blocks of rows on our threads, as rmatvec: the solver holds
+            # BLAS to one thread.
+            np.matmul(self.X[rows], coef, out=t[rows])
+
+        map_row_blocks(fill, self.shape[0], 1)
         if self.fit_intercept:
             t += x[d]
         if self.signs is not None:
@@ -214,6 +222,10 @@ def write_rows(
 def signed_rows(X, signs=None, fit_intercept=False):
     """The solver's rows :math:`a_i = b_i [x_i, 1]`, lazily for dense ``X``.
 
+    Dense ``X`` always gets the lazy operator, even with nothing to apply:
+    its products run on threads over blocks of rows, the solver holding
+    BLAS to one thread.
+
     Parameters
     ----------
     X : {ndarray, sparse matrix} of shape (n_samples, n_features)
@@ -225,25 +237,26 @@ def signed_rows(X, signs=None, fit_intercept=False):
 
     Returns
     -------
-    A : ndarray, csr_matrix or _SignedRows
-        ``X`` itself when there is nothing to apply; a CSR matrix for sparse
-        ``X`` (its products need the rows written out); the lazy operator
-        otherwise.
+    A : _SignedRows or sparse matrix
+        The lazy operator for dense ``X``; for sparse ``X``, ``X`` itself
+        when there is nothing to apply, else a CSR matrix (its products need
+        the rows written out).
 
     Examples
     --------
     >>> import numpy as np
     >>> from skcgm.optim._signed_rows import signed_rows
     >>> X = np.eye(2)
-    >>> signed_rows(X) is X
-    True
+    >>> signed_rows(X)[:]
+    array([[1., 0.],
+           [0., 1.]])
     >>> signed_rows(X, np.array([1.0, -1.0]), fit_intercept=True).shape
     (2, 3)
     """
-    if signs is None and not fit_intercept:
-        return X
     if not sp.issparse(X):
         return _SignedRows(X, signs, fit_intercept)
+    if signs is None and not fit_intercept:
+        return X
     A = X if signs is None else sp.diags(signs.astype(X.dtype)) @ X
     if fit_intercept:
         column = np.ones(X.shape[0], dtype=X.dtype) if signs is None else signs

@@ -7,15 +7,29 @@ per-sample loss family of :mod:`skcgm.optim._sum_of_min_losses`.
 
 import warnings
 from dataclasses import dataclass, field
+from functools import partial
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array, check_random_state
 
-from ..utils._blocks import map_row_blocks, row_blocks, scratch_buffer
-from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
+from ..utils._blocks import (
+    _controller,
+    map_row_blocks,
+    row_blocks,
+    scratch_buffer,
+    single_threaded_blas,
+)
+from ..utils._sklearn_compat import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    _openmp_effective_n_threads,
+    validate_params,
+)
 from ..utils._validation import check_sample_weight
 from ._sum_of_min_losses import (
     KLDivergenceLoss,
@@ -24,6 +38,21 @@ from ._sum_of_min_losses import (
 )
 
 LOSSES = {"squared_euclidean": SquaredEuclideanLoss, "kl": KLDivergenceLoss}
+
+
+class _Naming(NamedTuple):
+    """How messages name the caller and its parameters, KMeans' words for k-means."""
+
+    #: Name of the estimator or function, in the n_init warning.
+    owner: str = "sum_of_minimum"
+    #: What an init array holds, in shape errors.
+    params: str = "initial parameters"
+    #: What an init array is, in the n_init warning.
+    explicit: str = "initial parameters"
+    #: Plural of a group, also giving the parameter ``n_<groups>``.
+    groups: str = "clusters"
+    #: The quantity of the verbose lines: 'inertia' or 'objective'.
+    quantity: str = "objective"
 
 
 @dataclass
@@ -51,6 +80,11 @@ class SumOfMinResult:
         Whether the best run met the stopping rule before ``max_iter``.
     init_params : ndarray of shape (n_clusters, \\*param_shape)
         The initial parameters of the best run.
+    partition_repeated : bool
+        Whether the best run stopped because a reclassification repeated the
+        partition ('exact' and 'gd'). :class:`sklearn.cluster.KMeans` counts
+        that last pass as an iteration: its ``n_iter_`` is ``n_iter + 1``
+        then (at most ``max_iter``), ``n_iter`` otherwise.
 
     See Also
     --------
@@ -72,6 +106,7 @@ class SumOfMinResult:
     n_iter: int
     converged: bool
     init_params: np.ndarray = field(repr=False)
+    partition_repeated: bool = field(default=False, repr=False)
 
 
 def _resolve_loss(loss, X, y):
@@ -155,6 +190,11 @@ def _seed(problem, n_clusters, sample_weight, init_score, random_state):
     over the chosen parameters. The random draws are those of
     ``sklearn.cluster.kmeans_plusplus(n_local_trials=1)``, so both pick the same
     indices under the same ``RandomState`` for the squared Euclidean loss.
+
+    Returns the parameters, the chosen indices and the number of them drawn
+    by score; the others, when every score vanished first, are drawn
+    uniformly among the unused samples. No warning here: restarts may run in
+    worker processes, whose warnings do not reach the caller.
     """
     n_samples = problem.n_samples
     score = problem.gap_vector if init_score == "gap" else problem.grad_sq_norm_vector
@@ -172,35 +212,34 @@ def _seed(problem, n_clusters, sample_weight, init_score, random_state):
         cumulative = np.cumsum(weighted)
         potential = cumulative[-1]
         if not potential > 0:
-            return _fill_uniformly(problem, params, indices, c, random_state)
+            params = _fill_uniformly(problem, params, indices, c, random_state)
+            return params, indices, c
         draw = random_state.uniform() * potential
         indices[c] = min(np.searchsorted(cumulative, draw), n_samples - 1)
         params.append(problem.sample_minimizers(indices[c : c + 1], random_state)[0])
         np.minimum(scores, score(params[-1]), out=scores)
-    return np.stack(params), indices
+    return np.stack(params), indices, n_clusters
 
 
 def _fill_uniformly(problem, params, indices, n_chosen, random_state):
     """Complete a seeding whose gaps are all zero with unused indices."""
     n_clusters = indices.shape[0]
-    warnings.warn(
-        f"Number of distinct clusters ({n_chosen}) found smaller than "
-        f"n_clusters ({n_clusters}). Possibly due to duplicate points in X.",
-        ConvergenceWarning,
-        stacklevel=4,
-    )
     unused = np.setdiff1d(np.arange(problem.n_samples), indices[:n_chosen])
     extra = random_state.choice(unused, size=n_clusters - n_chosen, replace=False)
     indices[n_chosen:] = extra
     params.extend(problem.sample_minimizers(extra, random_state))
-    return np.stack(params), indices
+    return np.stack(params)
 
 
-def _initialize(problem, init, n_clusters, sample_weight, init_score, random_state):
+def _initialize(
+    problem, init, n_clusters, sample_weight, init_score, random_state, naming
+):
     """Initial parameters for one run (section 5.2 of the paper)."""
     dtype = problem.X.dtype
     if isinstance(init, str) and init == "k-means++":
-        params, _ = _seed(problem, n_clusters, sample_weight, init_score, random_state)
+        params, _, _ = _seed(
+            problem, n_clusters, sample_weight, init_score, random_state
+        )
     elif isinstance(init, str) and init == "uniform":
         indices = random_state.choice(
             problem.n_samples,
@@ -213,22 +252,37 @@ def _initialize(problem, init, n_clusters, sample_weight, init_score, random_sta
         params = problem.random_params(n_clusters, random_state, dtype)
     elif callable(init):
         params = init(problem.X, n_clusters, random_state=random_state)
-        params = _check_init(params, problem, n_clusters, "init callable's output")
+        params = _check_init(params, problem, n_clusters, naming, "init callable's")
     else:
-        params = _check_init(init, problem, n_clusters, "init")
+        params = _check_init(init, problem, n_clusters, naming)
     return np.array(params, dtype=dtype, copy=True)
 
 
-def _check_init(params, problem, n_clusters, name):
+def _check_init(params, problem, n_clusters, naming, source=None):
+    """Refuse initial parameters of the wrong shape, naming the wrong dimension.
+
+    In :class:`sklearn.cluster.KMeans`' words where the dimension is the
+    number of groups or of features.
+    """
     params = np.asarray(params, dtype=problem.X.dtype)
+    what = naming.params if source is None else f"{source} {naming.params}"
     expected = (n_clusters, *problem.param_shape())
-    if params.shape != expected:
+    n_features = problem.X.shape[1]
+    if params.ndim < 1 or params.shape[0] != n_clusters:
         raise ValueError(
-            f"The shape of the {name} {params.shape} does not match the "
-            f"expected shape {expected} (n_clusters, *param_shape)."
+            f"The shape of the {what} {params.shape} does not match the number "
+            f"of {naming.groups} {n_clusters}."
+        )
+    if params.shape != expected:
+        if params.ndim >= 2 and expected[1] == n_features != params.shape[1]:
+            detail = f"the number of features of the data {n_features}"
+        else:
+            detail = f"the expected shape {expected}"
+        raise ValueError(
+            f"The shape of the {what} {params.shape} does not match {detail}."
         )
     if not np.all(np.isfinite(params)):
-        raise ValueError(f"The {name} contains NaN or infinity.")
+        raise ValueError(f"The {what} contain NaN or infinity.")
     return params
 
 
@@ -281,9 +335,11 @@ def _controlled_reclassify(
     each to its target group, and stops at the first move after which a group
     it changed leaves :math:`[s_j / \\alpha, \\alpha s_j]`, :math:`s_j` the
     group's weight before the call (eq. 3.12). That move and all later ones are
-    rejected. The paper's "j' in [N]" in this check is read as [k] (erratum 8
-    of the note). Vectorized: the group weights after every move are running
-    sums, so the first violation is found without a Python loop per sample.
+    rejected. The paper checks the bounds "for j' in [N]"; the groups are
+    indexed by [k], so this is read as a typo for [k] (the check runs over the
+    groups the move changed). Vectorized: the group weights after every move
+    are running sums, so the first violation is found without a Python loop
+    per sample.
 
     Parameters
     ----------
@@ -335,6 +391,32 @@ def _controlled_reclassify(
     return new_labels, accepted
 
 
+class _Progress:
+    """The verbose lines of one run, in :class:`sklearn.cluster.KMeans`' words.
+
+    ``write`` is ``print`` for a run in the caller's process and a list's
+    ``append`` for a run in a joblib worker, whose lines the caller prints
+    (a worker's standard output does not reach a notebook); None is silent.
+    ``scale`` turns the objective :math:`F` into the reported quantity (the
+    inertia, for estimators that define one).
+    """
+
+    def __init__(self, write, quantity="objective", scale=1.0):
+        self.write = write
+        self.quantity = quantity
+        self.scale = scale
+
+    def __call__(self, text):
+        if self.write is not None:
+            self.write(text)
+
+    def iteration(self, n_iter, objective):
+        self(f"Iteration {n_iter}, {self.quantity} {self.scale * objective}.")
+
+    def converged(self, n_iter, reason):
+        self(f"Converged at iteration {n_iter}: {reason}.")
+
+
 def _decreased_enough(previous, current, tol):
     """Whether the relative decrease ``(previous - current) / previous`` <= tol."""
     if not np.isfinite(previous):
@@ -342,34 +424,49 @@ def _decreased_enough(previous, current, tol):
     return previous - current <= tol * abs(previous)
 
 
-def _lloyd_exact(problem, params, sample_weight, max_iter, tol, empty_cluster, verbose):
+def _lloyd_exact(
+    problem, params, sample_weight, max_iter, tol, empty_cluster, progress
+):
     """Generalized Lloyd with exact group minimization (Algorithms 5 and 7).
 
     Each iteration reclassifies (eq. 3.6) and replaces every parameter by the
     minimizer of its group objective. Stops when the partition repeats (the
     next update would change nothing) or the objective decreases by at most
-    ``tol`` relative to its previous value.
+    ``tol`` relative to its previous value. Returns the parameters, labels,
+    objective history, number of updates, whether the rule was met and
+    whether the partition repeated.
     """
     n_clusters = params.shape[0]
     history = []
     previous_labels = None
-    converged = False
+    converged = repeated = False
     n_iter = 0
     while True:
         labels, min_losses, objective, statistics = _assign(
             problem, params, sample_weight, with_statistics=True
         )
         history.append(objective)
-        if verbose:
-            print(f"Iteration {n_iter}, objective {objective:.6g}.")
-        if previous_labels is not None and (
-            np.array_equal(labels, previous_labels)
-            or _decreased_enough(history[-2], objective, tol)
-        ):
-            converged = True
-            break
+        if previous_labels is not None:
+            # KMeans' order: a repeated partition first, then the tolerance.
+            repeated = np.array_equal(labels, previous_labels)
+            if repeated:
+                progress.iteration(n_iter, objective)
+                progress.converged(n_iter, "strict convergence")
+                converged = True
+                break
+            previous = history[-2]
+            if _decreased_enough(previous, objective, tol):
+                relative = (previous - objective) / abs(previous) if previous else 0.0
+                progress.converged(
+                    n_iter - 1,
+                    f"relative decrease of the {progress.quantity} {relative:.3g} "
+                    f"within tolerance {tol}",
+                )
+                converged = True
+                break
         if n_iter == max_iter:
             break
+        progress.iteration(n_iter, objective)
         counts = _group_weights(labels, sample_weight, n_clusters)
         if empty_cluster == "relocate" and np.any(counts == 0):
             moved = _relocate_empty(
@@ -382,7 +479,7 @@ def _lloyd_exact(problem, params, sample_weight, max_iter, tol, empty_cluster, v
         params = problem.group_minimizer(params, statistics, counts)
         previous_labels = labels
         n_iter += 1
-    return params, labels, history, n_iter, converged
+    return params, labels, history, n_iter, converged, repeated
 
 
 def _stationarity(problem, vectors, counts):
@@ -407,7 +504,7 @@ def _lloyd_gd(
     tol,
     empty_cluster,
     random_state,
-    verbose,
+    progress,
 ):
     """Generalized Lloyd with gradient steps (Algorithm 2, eq. 3.8).
 
@@ -427,8 +524,7 @@ def _lloyd_gd(
             problem, params, sample_weight, with_statistics=reclassified
         )
         history.append(objective)
-        if verbose:
-            print(f"Iteration {n_iter}, objective {objective:.6g}.")
+        progress.iteration(n_iter, objective)
         settled = False
         if reclassified:
             settled = partition is not None and np.array_equal(labels, partition)
@@ -445,17 +541,19 @@ def _lloyd_gd(
                     )
         gradient = problem.group_gradient(params, statistics, counts)
         if settled and _stationarity(problem, gradient, counts) <= tol * objective:
+            progress.converged(n_iter, "strict convergence")
             converged = True
             break
         if n_iter == max_iter:
             break
         new_params = params - learning_rate * gradient
         if settled and np.array_equal(new_params, params):
+            progress.converged(n_iter, "strict convergence")
             converged = True
             break
         params = new_params
         n_iter += 1
-    return params, labels, history, n_iter, converged
+    return params, labels, history, n_iter, converged, converged
 
 
 def _lloyd_momentum(
@@ -470,7 +568,7 @@ def _lloyd_momentum(
     tol,
     empty_cluster,
     random_state,
-    verbose,
+    progress,
 ):
     """Momentum Lloyd with controlled reclassification (Algorithm 3).
 
@@ -481,8 +579,9 @@ def _lloyd_momentum(
         m_j^{(t+1)} = \\beta m_j^{(t)} + \\nabla F_j^{(t+1)}(x_j^{(t+1)})
 
     (eqs. 3.9-3.11), the partition following :math:`u` under the size control
-    (3.12). The paper leaves :math:`C^{(0)}` undefined; it is the argmin
-    partition at :math:`x^{(0)}` here (erratum 8 of the note). The objective of
+    (3.12). The paper leaves :math:`C^{(0)}` undefined; it is the
+    reclassification (eq. 3.6) at :math:`x^{(0)}` here, a choice of this
+    implementation. The objective of
     the iterates need not decrease, and it can repeat while the momentum is
     not zero, so the run stops at a reclassification that moves nobody when
     the stationarity measure of Theorem 4.7 plus the squared momentum, over
@@ -530,17 +629,17 @@ def _lloyd_momentum(
         n_iter += 1
         labels, min_losses, objective, _ = _assign(problem, params, sample_weight)
         history.append(objective)
-        if verbose:
-            print(f"Iteration {n_iter}, objective {objective:.6g}.")
+        progress.iteration(n_iter, objective)
         # At t = 0 the velocity is zero and x does not move: nothing to judge.
         if n_iter > 1 and settled:
             residual = _stationarity(problem, gradient, counts) + _stationarity(
                 problem, velocity, counts
             )
             if residual <= tol * objective:
+                progress.converged(n_iter, f"stationarity within tolerance {tol}")
                 converged = True
                 break
-    return params, labels, history, n_iter, converged
+    return params, labels, history, n_iter, converged, False
 
 
 def _single_run(
@@ -559,19 +658,26 @@ def _single_run(
     empty_cluster,
     max_iter,
     tol,
-    verbose,
+    naming,
+    write=None,
 ):
-    """One initialization followed by one Lloyd run."""
+    """One initialization followed by one Lloyd run.
+
+    ``write`` receives the verbose lines (None: silent), see :class:`_Progress`.
+    """
     random_state = np.random.RandomState(seed)
+    scale = 1.0
+    if naming.quantity == "inertia":
+        scale = problem.inertia_scale * float(sample_weight.sum())
+    progress = _Progress(write, naming.quantity, scale)
     init_params = _initialize(
-        problem, init, n_clusters, sample_weight, init_score, random_state
+        problem, init, n_clusters, sample_weight, init_score, random_state, naming
     )
-    if verbose:
-        print("Initialization complete.")
+    progress("Initialization complete")
     params = init_params.copy()
     if solver == "exact":
         out = _lloyd_exact(
-            problem, params, sample_weight, max_iter, tol, empty_cluster, verbose
+            problem, params, sample_weight, max_iter, tol, empty_cluster, progress
         )
     elif solver == "gd":
         out = _lloyd_gd(
@@ -584,7 +690,7 @@ def _single_run(
             tol,
             empty_cluster,
             random_state,
-            verbose,
+            progress,
         )
     else:
         out = _lloyd_momentum(
@@ -599,9 +705,9 @@ def _single_run(
             tol,
             empty_cluster,
             random_state,
-            verbose,
+            progress,
         )
-    params, labels, history, n_iter, converged = out
+    params, labels, history, n_iter, converged, repeated = out
     return SumOfMinResult(
         params=params,
         labels=labels,
@@ -610,6 +716,7 @@ def _single_run(
         n_iter=n_iter,
         converged=converged,
         init_params=init_params,
+        partition_repeated=repeated,
     )
 
 
@@ -664,16 +771,84 @@ def _check_solver_options(
     return scale / problem.lipschitz()
 
 
-def _resolve_n_init(n_init, init):
-    """'auto' means one run for k-means++ or given parameters, else 10.
+def _resolve_n_init(n_init, init, naming):
+    """The number of runs, as :class:`sklearn.cluster.KMeans` resolves it.
 
-    As :class:`sklearn.cluster.KMeans`: seeded or given starts are good
-    enough alone, uniform and random ones are not.
+    'auto' means one run for k-means++ or given parameters, else 10: seeded
+    or given starts are good enough alone, uniform and random ones are not.
+    Given parameters make every run the same, so they get one run and a
+    RuntimeWarning when more were asked for, with KMeans' text.
     """
-    if n_init != "auto":
-        return n_init
     given = not isinstance(init, str) and not callable(init)
-    return 1 if given or init == "k-means++" else 10
+    if n_init == "auto":
+        return 1 if given or init == "k-means++" else 10
+    if given and n_init != 1:
+        warnings.warn(
+            f"Explicit {naming.explicit} passed: performing only one init in "
+            f"{naming.owner} instead of n_init={n_init}.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return 1
+    return n_init
+
+
+def _warn_if_fewer_distinct(labels, n_clusters, naming):
+    """KMeans' ConvergenceWarning when some groups serve no sample."""
+    n_distinct = np.unique(labels).size
+    if n_distinct < n_clusters:
+        warnings.warn(
+            f"Number of distinct {naming.groups} ({n_distinct}) found smaller "
+            f"than n_{naming.groups} ({n_clusters}). Possibly due to duplicate "
+            "points in X.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+
+
+def _logged_run(run, seed, n_threads, verbose):
+    """One restart in a joblib worker: thread budget applied, lines kept.
+
+    The budget is thread-local (OpenMP's per-thread setting), so it holds the
+    block threads of :func:`~skcgm.utils._blocks.map_row_blocks` in this
+    worker only.
+    """
+    lines = []
+    with _controller().limit(limits=n_threads, user_api="openmp"):
+        result = run(seed, write=lines.append if verbose else None)
+    return result, lines
+
+
+def _run_restarts(run, seeds, n_jobs, verbose):
+    """``run(seed, write=...)`` for every seed, through joblib; results in order.
+
+    Sequential runs print their verbose lines as they go. Parallel runs keep
+    them and the caller's process prints them, run after run as the results
+    arrive, so that they show where ``fit`` was called (a notebook does not
+    see a worker process's output) and read as with ``n_jobs=1``. Workers are
+    threads unless a joblib backend says otherwise (the runs spend their time
+    in NumPy and BLAS, which release the GIL, and threads need no copy of the
+    data); their threads are budgeted so that runs times threads stays within
+    the cores: BLAS held to one thread for the whole call (process-wide, so
+    set once here rather than raced on by the workers), and the block threads
+    of each run to the cores divided by the concurrent runs. Loky workers get
+    the same caps from joblib.
+    """
+    n_parallel = min(effective_n_jobs(n_jobs), len(seeds))
+    if n_parallel == 1:
+        write = print if verbose else None
+        return [run(seed, write=write) for seed in seeds]
+    n_threads = max(1, _openmp_effective_n_threads() // n_parallel)
+    results = []
+    with single_threaded_blas():
+        outputs = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
+            delayed(_logged_run)(run, seed, n_threads, verbose) for seed in seeds
+        )
+        for result, lines in outputs:
+            for line in lines:
+                print(line)
+            results.append(result)
+    return results
 
 
 def _run_sum_of_minimum(
@@ -695,14 +870,16 @@ def _run_sum_of_minimum(
     size_change_factor=1.5,
     empty_cluster="relocate",
     verbose=0,
+    naming=None,
 ):
     """Validated core of :func:`sum_of_minimum` shared with the estimators.
 
     The solver options an estimator does not expose take the defaults of
     :func:`sum_of_minimum`; ``n_init`` may be 'auto' (see
-    :func:`_resolve_n_init`).
+    :func:`_resolve_n_init`); ``naming`` words the messages for the caller.
     """
-    n_init = _resolve_n_init(n_init, init)
+    naming = _Naming() if naming is None else naming
+    n_init = _resolve_n_init(n_init, init, naming)
     _check_n_samples(problem, n_clusters)
     learning_rate = _check_solver_options(
         problem, solver, init, init_score, learning_rate, momentum, size_change_factor
@@ -710,7 +887,11 @@ def _run_sum_of_minimum(
     random_state = check_random_state(random_state)
     # Seeds drawn up front: the result does not depend on n_jobs or backend.
     seeds = random_state.randint(np.iinfo(np.int32).max, size=n_init)
-    options = dict(
+    run = partial(
+        _single_run,
+        problem,
+        n_clusters,
+        sample_weight,
         init=init,
         init_score=init_score,
         solver=solver,
@@ -721,18 +902,13 @@ def _run_sum_of_minimum(
         empty_cluster=empty_cluster,
         max_iter=max_iter,
         tol=tol,
-        verbose=verbose,
+        naming=naming,
     )
-    if n_init == 1:
-        # A single run gains nothing from joblib but its dispatch overhead.
-        runs = [_single_run(problem, n_clusters, sample_weight, seeds[0], **options)]
-    else:
-        runs = Parallel(n_jobs=n_jobs)(
-            delayed(_single_run)(problem, n_clusters, sample_weight, seed, **options)
-            for seed in seeds
-        )
+    runs = _run_restarts(run, seeds, n_jobs, verbose)
     # First best run wins ties, as in KMeans.
-    return min(runs, key=lambda run: run.objective)
+    best = min(runs, key=lambda run: run.objective)
+    _warn_if_fewer_distinct(best.labels, n_clusters, naming)
+    return best
 
 
 #: Constraints of the data arguments of the public functions.
@@ -831,9 +1007,9 @@ def sum_of_minimum(
     loss : {'squared_euclidean', 'kl'} or SumOfMinLoss, default='squared_euclidean'
         The per-sample loss family: half squared Euclidean distance
         (:class:`SquaredEuclideanLoss`), the generalized Kullback-Leibler
-        divergence with the centroid first (:class:`KLDivergenceLoss`, needs
-        non-negative data) or any instance with the :class:`SumOfMinLoss`
-        interface.
+        divergence of the sample from the center (:class:`KLDivergenceLoss`,
+        needs non-negative data) or any instance with the
+        :class:`SumOfMinLoss` interface.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights :math:`w_i`; None means unit weights.
     init : {'k-means++', 'uniform', 'random'}, callable or array-like, \
@@ -873,7 +1049,9 @@ def sum_of_minimum(
         parameter where it is, the paper's convention (eq. 3.7).
     n_init : int, default=1
         Number of runs with different seeds; the run of lowest objective is
-        returned.
+        returned. An ``init`` array makes one run, with a
+        :class:`RuntimeWarning` if ``n_init`` asks for more, as in
+        :class:`sklearn.cluster.KMeans`.
     max_iter : int, default=300
         Maximum number of parameter updates per run; 0 returns the
         initialization.
@@ -883,10 +1061,14 @@ def sum_of_minimum(
     random_state : int, RandomState instance or None, default=None
         Seeds the initializations and the visiting order of Algorithm 3.
     n_jobs : int, default=None
-        Number of runs in parallel through joblib. None means 1 unless in a
-        :func:`joblib.parallel_backend` context.
+        Number of runs in parallel through joblib, on threads unless a
+        :func:`joblib.parallel_config` context chooses another backend. None
+        means 1 unless in such a context. BLAS and the block threads of every
+        run are limited so that all runs together use no more threads than
+        there are cores.
     verbose : int, default=0
-        Print the objective at every iteration.
+        Print the objective at every iteration. The lines of parallel runs
+        are printed by the calling process, run after run, as with one job.
 
     Returns
     -------
@@ -901,6 +1083,10 @@ def sum_of_minimum(
 
     Notes
     -----
+    A :class:`~sklearn.exceptions.ConvergenceWarning` is raised when fewer
+    distinct groups than ``n_clusters`` remain in the returned partition, as
+    in :class:`sklearn.cluster.KMeans`.
+
     One iteration costs one evaluation of the ``(n_samples, n_clusters)`` loss
     matrix, computed in blocks of bounded memory, plus one group update;
     'momentum' evaluates the losses twice (at :math:`u` and at :math:`x`).
@@ -1030,6 +1216,14 @@ def generalized_kmeans_plusplus(
     """
     problem, sample_weight = _prepare(X, y, sample_weight, loss, n_clusters)
     _check_init_score(problem, "k-means++", init_score)
-    return _seed(
+    params, indices, n_scored = _seed(
         problem, n_clusters, sample_weight, init_score, check_random_state(random_state)
     )
+    if n_scored < n_clusters:
+        warnings.warn(
+            f"Number of distinct clusters ({n_scored}) found smaller than "
+            f"n_clusters ({n_clusters}). Possibly due to duplicate points in X.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    return params, indices

@@ -15,7 +15,9 @@ regression, subspace clustering, ...) is a new subclass, not a new loop.
 """
 
 import copy
+import warnings
 from abc import ABCMeta, abstractmethod
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -35,6 +37,21 @@ def group_membership(labels, sample_weight, n_params):
     return sp.csc_matrix(
         (sample_weight, labels, np.arange(n_rows + 1)), shape=(n_params, n_rows)
     )
+
+
+def _group_sums(membership, block):
+    """Weighted sums of the rows of every group, as a one-tuple of statistics."""
+    sums = membership @ block
+    return (sums.toarray() if sp.issparse(sums) else np.asarray(sums),)
+
+
+def _group_means(params, statistics, counts):
+    """Weighted means of the groups from :func:`_group_sums`; empty ones keep theirs."""
+    (sums,) = statistics
+    means = params.copy()
+    filled = counts > 0
+    means[filled] = sums[filled] / counts[filled, None]
+    return means
 
 
 def _dense_rows(X, rows):
@@ -359,7 +376,9 @@ class SquaredEuclideanLoss(SumOfMinLoss):
         f_i^* = 0, \\quad \\nabla f_i(x) = x - y_i, \\quad L = \\mu = 1.
 
     The group minimizer is the weighted mean of the group, so the generalized
-    Lloyd algorithm is the classic one (section 1.3a of the note on the paper).
+    Lloyd algorithm is the classic one. The domain is all of
+    :math:`\\mathbb{R}^d`: there is no boundary, and every loss of finite data
+    and parameters is finite.
 
     See Also
     --------
@@ -461,15 +480,10 @@ class SquaredEuclideanLoss(SumOfMinLoss):
         return 1.0
 
     def group_statistics(self, membership, rows=slice(None)):
-        sums = membership @ self.X[rows]
-        return (sums.toarray() if sp.issparse(sums) else np.asarray(sums),)
+        return _group_sums(membership, self.X[rows])
 
     def group_minimizer(self, params, statistics, counts):
-        (sums,) = statistics
-        means = params.copy()
-        filled = counts > 0
-        means[filled] = sums[filled] / counts[filled, None]
-        return means
+        return _group_means(params, statistics, counts)
 
     def group_gradient(self, params, statistics, counts):
         # grad F_j(x_j) = x_j - mean(C_j); empty groups give x_j - x_j = 0.
@@ -477,114 +491,214 @@ class SquaredEuclideanLoss(SumOfMinLoss):
 
 
 class KLDivergenceLoss(SumOfMinLoss):
-    """Generalized Kullback-Leibler divergence with the centroid first.
+    """Generalized Kullback-Leibler divergence of a sample to a center.
 
-    The Bregman divergence of :math:`h(x) = \\sum_l x_l \\log x_l`,
+    The generalized I-divergence, the Bregman divergence of
+    :math:`h(x) = \\sum_l x_l \\log x_l` with the sample first,
 
     .. math::
 
-        f_i(x) = d_h(x, y_i) = \\sum_l x_l \\log \\frac{x_l}{y_{il} - x_l + y_{il},
+        f_i(x) = d_h(y_i, x) = \\sum_{l=1}^d y_{il} \\log \\frac{y_{il}}{x_l}
+        - y_{il} + x_l, \\qquad 0 \\log 0 = 0,
 
-    with :math:`0 \\log 0 = 0`, so :math:`f_i(x) = +\\infty` when
-    :math:`x_l > 0 = y_{il}` for some coordinate. Here :math:`x_i^* = y_i` and
-    :math:`f_i^* = 0`. Because the centroid is the first argument, the group
-    minimizer solves :math:`\\nabla h(x) = \\operatorname{mean}_{i \\in C}
-    \\nabla h(y_i)`: the coordinate-wise weighted geometric mean, zero in every
-    coordinate where a member of the group is zero (section 1.3a of the note).
-    The gradient :math:`\\log x - \\log y_i` is not Lipschitz, so this family
-    supports ``init_score='gap'`` with ``solver='exact'`` only. Data must be
-    non-negative.
+    are the sub-functions of the sum-of-minimum problem (eq. 1.1). The paper
+    writes a Bregman divergence :math:`d(x_j, y_i)` with the center first
+    (section 1); the center is second here, as in Banerjee et al. (2005),
+    whom the paper cites for Bregman clustering. With the center first, a
+    single zero :math:`y_{il}` makes the loss infinite at every center with
+    :math:`x_l > 0` and the group minimizer, a geometric mean, collapses to
+    zero in that coordinate, so count data with zeros cannot be clustered.
+    With the center second, the minimizer of a group objective
+    :math:`\\sum_{i \\in C} w_i f_i(x)` is the weighted mean of the group, as
+    for every Bregman divergence (Banerjee et al., Proposition 1).
+
+    **Domain.** The data must be non-negative; zeros are allowed and a
+    coordinate with :math:`y_{il} = 0` contributes :math:`x_l`. A center gives
+    a finite loss to :math:`y_i` exactly when :math:`x_l > 0` wherever
+    :math:`y_{il} > 0` (and :math:`x \\ge 0`); otherwise the loss is
+    :math:`+\\infty`. So that every center gives a finite loss to every
+    non-negative sample, the parameters live in the box
+
+    .. math::
+
+        x_l \\ge \\varepsilon, \\qquad
+        \\varepsilon = \\texttt{relative\\_floor} \\cdot
+        \\frac{1}{N d} \\sum_{i, l} y_{il}
+
+    (:math:`\\varepsilon = \\texttt{relative\\_floor}` for all-zero data),
+    and every oracle is exact over it. The group objective is separable and
+    convex in each coordinate, so its minimizer over the box is the clipped
+    weighted mean :math:`\\max(\\sum_{i \\in C} w_i y_i / \\sum_{i \\in C} w_i,
+    \\varepsilon)`, and the per-sample minimizer and minimum are
+
+    .. math::
+
+        x_i^* = \\max(y_i, \\varepsilon), \\qquad
+        f_i^* = \\sum_{l : y_{il} < \\varepsilon} y_{il} \\log
+        \\frac{y_{il}}{\\varepsilon} - y_{il} + \\varepsilon,
+
+    so :math:`f_i^* = 0` unless :math:`y_i` has a coordinate below
+    :math:`\\varepsilon`. Seeds (Algorithm 1), group minimizers (the
+    parameter of an empty group is clipped too) and random parameters all
+    lie in the box. Parameters given by the user may not: a loss that is
+    infinite because of them raises a :class:`RuntimeWarning`.
+
+    The gradient :math:`1 - y_i / x` is not Lipschitz near zero, so this
+    family supports ``init_score='gap'`` with ``solver='exact'`` only.
+
+    Parameters
+    ----------
+    relative_floor : float, default=1e-2
+        Lower bound of every center coordinate, relative to the mean entry of
+        the data, in the open interval (0, 1). A smaller floor biases centers
+        less but makes a center with a coordinate at the floor a trap that
+        only samples with a zero there can enter, so Lloyd's iterations can
+        stop in worse local minima.
+
+    Attributes
+    ----------
+    floor : float
+        The bound :math:`\\varepsilon`, set by :meth:`bind`.
 
     See Also
     --------
     SquaredEuclideanLoss : The k-means loss.
     skcgm.cluster.SumOfMinKMeans : The estimator using these losses.
 
+    References
+    ----------
+    A. Banerjee, S. Merugu, I. S. Dhillon and J. Ghosh, "Clustering with
+    Bregman divergences", Journal of Machine Learning Research 6, 2005.
+
     Examples
     --------
     >>> import numpy as np
     >>> from skcgm.optim import KLDivergenceLoss
-    >>> loss = KLDivergenceLoss().bind(np.array([[1.0, 4.0], [4.0, 1.0]]))
+    >>> loss = KLDivergenceLoss().bind(np.array([[0.0, 4.0], [2.0, 2.0]]))
     >>> statistics = loss.group_statistics(np.ones((1, 2)))
-    >>> loss.group_minimizer(np.zeros((1, 2)), statistics, np.array([2.0]))
-    array([[2., 2.]])
+    >>> center = loss.group_minimizer(np.ones((1, 2)), statistics, np.array([2.0]))
+    >>> center
+    array([[1., 3.]])
+    >>> loss.loss_matrix(center).round(4)
+    array([[1.1507],
+           [0.5754]])
     """
 
     has_lipschitz_gradient = False
 
+    def __init__(self, relative_floor=1e-2):
+        self.relative_floor = relative_floor
+
     def _set_data(self, X, y):
+        relative_floor = self.relative_floor
+        if not (isinstance(relative_floor, Real) and 0 < relative_floor < 1):
+            raise ValueError(
+                "relative_floor must be a float in the open interval (0, 1); "
+                f"got {relative_floor!r}."
+            )
         values = X.data if sp.issparse(X) else X
         if np.any(values < 0):
             raise ValueError(
-                "loss='kl' needs non-negative data; X has negative values."
+                "X has negative values; loss='kl' (the generalized "
+                "Kullback-Leibler divergence) accepts non-negative data only."
             )
         self.X = X
         self.n_samples, self.n_features = X.shape
+        mean = float(values.sum()) / max(X.shape[0] * X.shape[1], 1)
+        self.floor = float(relative_floor) * (mean if mean > 0 else 1.0)
+        # h(y) - sum_l y_l: the part of f_i that does not depend on the center.
         if sp.issparse(X):
-            positive = X.copy()
-            positive.eliminate_zeros()
-            self._log_y = positive.copy()
-            self._log_y.data = np.log(positive.data)
-            self._support = positive.copy()
-            self._support.data = np.ones_like(positive.data)
-            self._row_sums = np.asarray(X.sum(axis=1)).ravel()
+            entropy = X.copy()
+            entropy.data = xlogy(entropy.data, entropy.data) - entropy.data
+            self._row_entropy = np.asarray(entropy.sum(axis=1)).ravel()
         else:
-            support = X > 0
-            self._log_y = np.log(X, where=support, out=np.zeros_like(X))
-            self._support = support.astype(X.dtype)
-            self._row_sums = X.sum(axis=1)
+            self._row_entropy = (xlogy(X, X) - X).sum(axis=1)
+        self._min_values = None
 
     def param_shape(self):
         return (self.n_features,)
 
     def loss_matrix(self, params, rows=slice(None)):
-        # sum_l x log x - x  -  sum_{l in supp y} x_l log y_l  +  sum_l y_l,
-        # infinite where supp(x) is not inside supp(y).
-        entropy = (xlogy(params, params) - params).sum(axis=1)
-        losses = np.asarray(self._log_y[rows] @ params.T)
+        # h(y) - sum y  -  <y, log x>  +  sum x: one product per block.
+        interior = params > 0
+        log_params = np.log(params, where=interior, out=np.zeros_like(params))
+        losses = np.asarray(self.X[rows] @ log_params.T)
         losses *= -1
-        losses += entropy
-        losses += self._row_sums[rows][:, None]
-        param_support = (params > 0).astype(params.dtype)
-        overlap = np.asarray(self._support[rows] @ param_support.T)
-        losses[overlap < param_support.sum(axis=1)] = np.inf
-        return np.maximum(losses, 0, out=losses)
+        losses += params.sum(axis=1)
+        losses += self._row_entropy[rows][:, None]
+        np.maximum(losses, 0, out=losses)
+        if not interior.all():
+            # Only parameters not made by the engine get here (given inits).
+            boundary = (~interior).astype(losses.dtype)
+            positive = (self.X[rows] > 0).astype(losses.dtype)
+            losses[np.asarray(positive @ boundary.T) > 0] = np.inf
+            losses[:, (params < 0).any(axis=1)] = np.inf
+            _warn_infinite(losses)
+        return losses
 
     def loss_vector(self, param):
         out = np.empty(self.n_samples, dtype=self.X.dtype)
         for rows in row_blocks(self.n_samples, self.n_features):
-            out[rows] = kl_div(param, _dense_rows(self.X, rows)).sum(axis=1)
+            out[rows] = kl_div(_dense_rows(self.X, rows), param).sum(axis=1)
+        if not np.all(param > 0):
+            _warn_infinite(out)
         return out
 
     def sample_min_values(self):
-        return np.zeros(self.n_samples, dtype=self.X.dtype)
+        if self._min_values is None:
+            # Summed exactly as loss_vector sums, so that a sample's gap at its
+            # own minimizer is exactly zero and the seeding never redraws it.
+            self._min_values = np.empty(self.n_samples, dtype=self.X.dtype)
+            for rows in row_blocks(self.n_samples, self.n_features):
+                block = _dense_rows(self.X, rows)
+                self._min_values[rows] = kl_div(
+                    block, np.maximum(block, self.floor)
+                ).sum(axis=1)
+        return self._min_values
 
     def sample_minimizers(self, indices, random_state):
-        return np.array(_dense_rows(self.X, np.asarray(indices)), copy=True)
+        return np.maximum(_dense_rows(self.X, np.asarray(indices)), self.floor)
 
     def random_params(self, n_params, random_state, dtype):
-        # Log-normal: positive like the data, the paper's Gaussian in log space.
+        # Log-normal: the paper's Gaussian in log space, clipped into the box.
         normal = random_state.standard_normal((n_params, self.n_features))
-        return np.exp(normal).astype(dtype, copy=False)
+        return np.maximum(np.exp(normal), self.floor).astype(dtype, copy=False)
 
     def group_statistics(self, membership, rows=slice(None)):
-        log_sums = membership @ self._log_y[rows]
-        # A coordinate of the geometric mean is positive only if it is positive
-        # for every member of positive weight: count members, not weights.
-        members = sp.csr_matrix(membership, copy=True)
-        members.data = (members.data > 0).astype(self.X.dtype)
-        n_positive = members @ self._support[rows]
-        n_members = np.asarray(members.sum(axis=1)).ravel()
-        return tuple(
-            stat.toarray() if sp.issparse(stat) else np.asarray(stat)
-            for stat in (log_sums, n_positive, n_members)
-        )
+        return _group_sums(membership, self.X[rows])
 
     def group_minimizer(self, params, statistics, counts):
-        log_sums, n_positive, n_members = statistics
-        filled = counts > 0
-        centers = params.copy()
-        geometric = np.exp(log_sums[filled] / counts[filled, None])
-        geometric[n_positive[filled] < n_members[filled, None]] = 0
-        centers[filled] = geometric
-        return centers
+        """Compute the minimizers of the group objectives over the box.
+
+        The weighted mean of every group clipped at :attr:`floor`; a group of
+        zero weight keeps its parameter, clipped at :attr:`floor` too.
+
+        Parameters
+        ----------
+        params : ndarray of shape (n_params, n_features)
+            The parameters :math:`x_1, \\dots, x_{n\\_params}`.
+        statistics : tuple of ndarray
+            Group statistics from :meth:`group_statistics`, summed over all
+            row blocks.
+        counts : ndarray of shape (n_params,)
+            Total weight :math:`\\sum_{i \\in C_j} w_i` of every group.
+
+        Returns
+        -------
+        minimizers : ndarray of shape (n_params, n_features)
+            The new parameters, every coordinate at least :attr:`floor`.
+        """
+        return np.maximum(_group_means(params, statistics, counts), self.floor)
+
+
+def _warn_infinite(losses):
+    """Warn when a parameter outside the domain gives an infinite loss."""
+    if np.isinf(losses).any():
+        warnings.warn(
+            "loss='kl' is infinite for some samples: a center has a zero or "
+            "negative coordinate where a sample is positive. Centers computed "
+            "by the solver are at least the loss's floor; given initial "
+            "centers may not be.",
+            RuntimeWarning,
+            stacklevel=3,
+        )

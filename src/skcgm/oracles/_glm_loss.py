@@ -12,8 +12,8 @@ is expanded to second order around a centre to get its local quadratic model
 Hessian in Theorem 10. A loss object supplies exactly those pieces: the value
 :math:`f(t)`, the derivatives :math:`f'(t)`, :math:`f''(t)`, a bound on
 :math:`|f'''|`, and the ratio :math:`f'(t)^2 / f''(t)` in closed form, so
-that :math:`H^{-1/2}\\alpha` never divides by a vanishing :math:`f''` (note
-``003_local_sensitivity.md``, Section 1.1).
+that :math:`H^{-1/2}\\alpha` never divides by a vanishing :math:`f''` (for
+the logistic loss :math:`f'(t)^2 / f''(t) = e^{-t}`).
 """
 
 # Authors: The skcgm developers
@@ -209,8 +209,10 @@ class LogisticLoss:
         """The ratio :math:`f'(t)^2 / f''(t) = e^{-t}`, in closed form.
 
         It enters the constant :math:`\\Delta` of Theorem 9
-        (:math:`\\Delta_i = \\frac1n [f(t_i) - f'(t_i)^2 / (2 f''(t_i))]`, errata
-        T1-T2 of note ``003_local_sensitivity.md``). Computed as
+        (:math:`\\Delta_i = \\frac1n [f(t_i) - f'(t_i)^2 / (2 f''(t_i))]`: the
+        paper prints :math:`f'^2/(4 f')` in Theorem 9 and a quarter in
+        Appendix A, where completing the square gives :math:`f'^2/f''` and a
+        half). Computed as
         :math:`e^{-t}`, never as the quotient, which is 0/0 in the tails.
 
         Parameters
@@ -233,7 +235,7 @@ class LogisticLoss:
         """The signed root :math:`f'(t) / \\sqrt{f''(t)} = -e^{-t/2}`.
 
         The entries of :math:`H^{-1/2}\\alpha` in the leverage matrix of
-        Theorem 9 are :math:`\\sqrt{u_i / n}` times this (note Section 1.1).
+        Theorem 9 are :math:`\\sqrt{u_i / n}` times this.
 
         Parameters
         ----------

@@ -12,11 +12,14 @@ is the sensitivity of the ridge objective :math:`\\|Cz\\|^2 + \\lambda\\|z\\|^2`
     \\qquad D = \\operatorname{diag}(\\text{ridge}),
 
 here with a per-column ridge :math:`D` as well as a scalar one
-(:math:`D = \\lambda I`): the finite form of the extra column of the
-local-sensitivity matrix needs a zero or small ridge on one coordinate
-(erratum T6 of note ``003_local_sensitivity.md``). :math:`0 \\le \\ell_i \\le 1`
-and :math:`\\sum_i \\ell_i = \\operatorname{tr}(C^\\top C (C^\\top C + D)^{-1})`,
-the effective dimension, at most :math:`p`.
+(:math:`D = \\lambda I`): the extra column of the local-sensitivity matrix
+of Theorem 9 is divided by :math:`\\delta = \\min_B \\gamma`, which is 0 as
+soon as the ball meets the minimizer of :math:`\\gamma`; dividing a column
+by :math:`\\delta` is scaling its ridge by :math:`\\delta^2`, so the finite
+form keeps the column and gives it a zero or small ridge.
+:math:`0 \\le \\ell_i \\le 1` and
+:math:`\\sum_i \\ell_i = \\operatorname{tr}(C^\\top C (C^\\top C + D)^{-1})`, the
+effective dimension, at most :math:`p`.
 """
 
 # Authors: The skcgm developers
@@ -51,14 +54,14 @@ def _gram(C):
     float32 rows are promoted one block at a time, so the Gram matrix (the
     only quantity whose rounding the scores inherit) is float64 without a
     float64 copy of ``C``; a matrix built on demand (any object whose
-    ``C[rows]`` gives a block of rows) is read the same way.
+    ``C[rows]`` gives a block of rows) is read the same way. The blocks run
+    on threads (float64 arrays too: the proximal point solver holds BLAS to
+    one thread).
     """
     p = C.shape[1]
     if sp.issparse(C):
         gram = (C.T @ C).toarray()
         return np.asarray(gram, dtype=np.float64)
-    if isinstance(C, np.ndarray) and C.dtype == np.float64:
-        return C.T @ C
 
     def block_gram(rows):
         block = _dense_rows(C, rows)
@@ -232,8 +235,10 @@ def ridge_leverage_scores(
       accumulated in float64, equilibrated) and
       :math:`\\ell_i = \\|L^{-1} a_i\\|^2`, over blocks of rows;
       :math:`O(n p^2 + p^3)` flops.
-    - ``method='sketch'``: the pattern of note ``003_local_sensitivity.md``
-      (Section 2.6): a CountSketch :math:`S` with ``sketch_size`` rows
+    - ``method='sketch'``: the pattern of Drineas et al. (2012), as in the
+      subsampled Newton code of Xu et al. (2016), with the
+      Johnson-Lindenstrauss step the paper cites (Section 2.1): a
+      CountSketch :math:`S` with ``sketch_size`` rows
       (:class:`~skcgm.oracles.CountSketch`, :math:`O(\\operatorname{nnz}(A))`),
       :math:`R` from the QR of :math:`[SA; D^{1/2}]`, a Gaussian
       :math:`G \\in \\mathbb{R}^{p \\times k}` of variance :math:`1/k`,

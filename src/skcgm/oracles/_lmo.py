@@ -8,8 +8,8 @@ An LMO over a compact convex set :math:`\\mathcal{C}` returns a vertex
 
 for a direction :math:`g` (the sign convention of ARCHITECTURE.md: a
 minimizer; call ``lmo(-g)`` for the maximizer). The paper of POBGA counts
-these calls as its computational cost ("linear optimization steps", section
-1.4 of the note). Every LMO here is a small picklable object holding
+these calls as its computational cost ("linear optimization steps", Table
+1). Every LMO here is a small picklable object holding
 hyper-parameters only; an index built over data (the atoms of
 :class:`ConvexHullLMO`) is built once in ``fit``.
 
@@ -38,7 +38,6 @@ atoms).
 # SPDX-License-Identifier: BSD-3-Clause
 
 import copy
-import inspect
 from abc import ABC, abstractmethod
 from numbers import Integral, Real
 from typing import NamedTuple
@@ -49,7 +48,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
 
 from ..utils._sklearn_compat import HasMethods, Interval, validate_params
-from ._params import _check_int, _is_finite_real
+from ._params import _check_int, _is_finite_real, _ParamsMixin
 
 
 class LMOResult(NamedTuple):
@@ -214,23 +213,6 @@ def _n_features_property():
     )
 
 
-def _is_default(value, default):
-    if value is default:
-        return True
-    if default is inspect.Parameter.empty or isinstance(value, np.ndarray):
-        return False
-    try:
-        return bool(value == default)
-    except (TypeError, ValueError):
-        return False
-
-
-def _short_repr(value):
-    if isinstance(value, np.ndarray) and value.size > 6:
-        return f"<ndarray of shape {value.shape}>"
-    return repr(value)
-
-
 # --------------------------------------------------------------------------
 # Exact Euclidean projections with a closed form.
 
@@ -277,73 +259,21 @@ def _project_l1_ball(y, radius):
 # The protocol.
 
 
-class _BaseLMO(ABC):
+class _BaseLMO(_ParamsMixin, ABC):
     """Base class of the linear minimization oracles: the shared protocol.
 
-    A subclass stores its hyper-parameters in ``__init__`` (names listed in
-    ``_parameters``), validates them in ``_check_params`` (called by every
-    public method, so a bad value raises a ValueError naming it before any
-    work), and implements ``_lmo(grad)`` on a validated direction,
+    A subclass stores its hyper-parameters in ``__init__`` (``get_params``,
+    ``set_params``, clone and repr follow its signature, as for scikit-learn's
+    estimators), validates them in ``_check_params`` (called by every public
+    method, so a bad value raises a ValueError naming it before any work),
+    and implements ``_lmo(grad)`` on a validated direction,
     ``_contains(x, tol)``, and the properties ``radius`` and ``n_features``;
     it overrides ``contains_origin`` (True by default) when the origin may be
     outside the set. ``__call__`` counts the calls in ``n_calls_``.
     """
 
-    _parameters = ()
     # Whether a float32 direction gives a float32 vertex (closed-form rules).
     _keeps_float32 = False
-
-    # -- hyper-parameters --------------------------------------------------
-
-    def get_params(self, deep=True):
-        """Get the hyper-parameters of this oracle.
-
-        Parameters
-        ----------
-        deep : bool, default=True
-            Unused; present for :func:`sklearn.base.clone`.
-
-        Returns
-        -------
-        params : dict
-            Hyper-parameter names mapped to their values, as given.
-        """
-        # Read the raw values: a parameter such as `radius` may also be a
-        # property computing the protocol value from it.
-        return {name: self.__dict__[name] for name in self._parameters}
-
-    def set_params(self, **params):
-        """Set the hyper-parameters of this oracle.
-
-        Parameters
-        ----------
-        **params : dict
-            Hyper-parameter names mapped to their new values.
-
-        Returns
-        -------
-        self : object
-            This oracle.
-        """
-        for name, value in params.items():
-            if name not in self._parameters:
-                raise ValueError(
-                    f"Invalid parameter {name!r} for {type(self).__name__}; "
-                    f"valid parameters are {sorted(self._parameters)}."
-                )
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self):
-        # As scikit-learn's estimators: the parameters changed from their
-        # defaults; large arrays by their shape only.
-        defaults = inspect.signature(type(self).__init__).parameters
-        args = ", ".join(
-            f"{name}={_short_repr(value)}"
-            for name, value in self.get_params().items()
-            if not _is_default(value, defaults[name].default)
-        )
-        return f"{type(self).__name__}({args})"
 
     # -- the call counter --------------------------------------------------
 
@@ -456,7 +386,6 @@ class _RadiusLMO(_BaseLMO):
     and l2 balls); a subclass defines ``radius = _radius_property(doc)``.
     """
 
-    _parameters = ("radius", "n_features")
     _keeps_float32 = True
     n_features = _n_features_property()
 
@@ -734,7 +663,6 @@ class ConvexHullLMO(_BaseLMO):
     (True, 1.0)
     """
 
-    _parameters = ("mips", "chunk_size")
     _keeps_float32 = True
 
     def __init__(self, mips=None, chunk_size=65536):

@@ -113,7 +113,6 @@ class NuclearNormBallLMO(_BaseLMO):
     array([2., 0., 0., 0.])
     """
 
-    _parameters = ("radius", "shape")
     radius = _radius_property("Radius R = max ||X||_F of the ball, the ``radius`` r.")
 
     def __init__(self, radius=1.0, shape=None):

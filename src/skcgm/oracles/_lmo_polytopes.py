@@ -1,7 +1,7 @@
 """Linear minimization oracles over polytopes given by inequalities, and products.
 
 A general polytope and the down-closed packing polytope of the NQP
-benchmark (section 4.2 of the POBGA note) are LMOs by linear programming
+benchmark (Chen et al. 2018b) are LMOs by linear programming
 (``scipy.optimize.linprog(method="highs")``); the Birkhoff polytope by the
 assignment problem; a product of sets by one LMO per factor. The protocol is
 the one of :class:`~skcgm.oracles._lmo._BaseLMO`.
@@ -172,8 +172,6 @@ class PolytopeLMO(_BaseLMO):
     >>> lmo.radius, lmo.contains(np.array([0.5, 0.5]))
     (1.4142135623730951, True)
     """
-
-    _parameters = ("A_ub", "b_ub", "A_eq", "b_eq", "bounds", "radius")
 
     def __init__(
         self, A_ub=None, b_ub=None, A_eq=None, b_eq=None, bounds=(0, None), radius=None
@@ -415,7 +413,8 @@ class DownClosedPolytopeLMO(_BaseLMO):
         \\qquad A \\ge 0,\\ b \\ge 0,
 
     the constraint set of the non-convex quadratic programming (NQP)
-    benchmark of the POBGA paper (section 4.2 of the note). It contains the
+    benchmark of online DR-submodular maximization (Chen et al. 2018b; the
+    POBGA paper reports no experiments). It contains the
     origin and is down-closed (:math:`0 \\le y \\le x \\in \\mathcal{C}`
     implies :math:`y \\in \\mathcal{C}`). The LMO is a linear program
     (``scipy.optimize.linprog(method="highs")``) over the coordinates with
@@ -485,8 +484,6 @@ class DownClosedPolytopeLMO(_BaseLMO):
     >>> round(lmo.radius, 4)
     1.4142
     """
-
-    _parameters = ("A", "b", "upper")
 
     def __init__(self, A, b, upper=1.0):
         self.A = A
@@ -633,8 +630,6 @@ class BirkhoffLMO(_BaseLMO):
     (array([0., 1., 1., 0.]), 1)
     """
 
-    _parameters = ("n",)
-
     def __init__(self, n):
         self.n = n
 
@@ -736,8 +731,6 @@ class ProductLMO(_BaseLMO):
     >>> round(lmo.radius, 4)
     1.4142
     """
-
-    _parameters = ("lmos",)
 
     def __init__(self, lmos):
         self.lmos = lmos

@@ -86,7 +86,6 @@ class BoxLMO(_BaseLMO):
     3.7417
     """
 
-    _parameters = ("lower", "upper", "n_features")
     _keeps_float32 = True
 
     def __init__(self, lower=0.0, upper=1.0, n_features=None):
@@ -229,7 +228,6 @@ class LinfBallLMO(_BaseLMO):
     2.8284
     """
 
-    _parameters = ("bound", "n_features")
     _keeps_float32 = True
     n_features = _n_features_property()
 
@@ -573,7 +571,6 @@ class KSparseLMO(_BaseLMO):
     array([1., 1., 0.])
     """
 
-    _parameters = ("n_nonzero", "bound", "n_features")
     _keeps_float32 = True
     n_features = _n_features_property()
 

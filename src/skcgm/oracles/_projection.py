@@ -450,7 +450,7 @@ def infeasible_projection_lmo_bound(radius, eps, dist2):
         \\max\\Big(1, \\frac{\\|x_0 - y_0\\|^2 (\\|x_0 - y_0\\|^2 -
         \\epsilon)}{4 \\epsilon^2} + 1\\Big),
 
-    the SHFW cost times the number of SHFW calls (note 002, 2.4), rounded
+    the SHFW cost times the number of SHFW calls (Lemma 1), rounded
     down to an integer. The first factor is clipped below at 1: Algorithm 3
     makes at least one LMO call, while the printed factor is :math:`\\le 0`
     for :math:`\\epsilon \\ge 13.5 R^2`, a corner the paper's proof leaves
@@ -646,7 +646,7 @@ def check_infeasible_projection(lmo, y0, x, y_tilde, eps, *, radius=None, tol=1e
 
     is affine, so it is non-positive on :math:`\\mathcal{K}` iff it is at
     :math:`z^* = \\operatorname{argmin}_{z \\in \\mathcal{K}} \\langle
-    \\tilde y - y_0, z \\rangle` (note 002, 3.5 item 6). Exact for any convex
+    \\tilde y - y_0, z \\rangle`. Exact for any convex
     set and exact LMO.
 
     Parameters

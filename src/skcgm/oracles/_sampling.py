@@ -6,7 +6,7 @@ distribution :math:`P = (p_1, \\dots, p_n)` over the terms and replace
 :math:`\\sum_i f_i` by :math:`\\sum_j f_{i_j} / (m p_{i_j})`, an unbiased
 estimate. Merging repeated draws gives one weight per distinct index,
 :math:`w_i = c_i / (m p_i)` with :math:`c_i` the number of draws of
-:math:`i` (note ``003_local_sensitivity.md``, Section 1.2).
+:math:`i`; the merged estimate has the same expectation.
 """
 
 # Authors: The skcgm developers

@@ -11,8 +11,8 @@ subsampled randomized Hadamard transform (SRHT, Section 2 of the paper)
 with :math:`H` the orthonormal :math:`n \\times n` Walsh-Hadamard matrix
 (:math:`n` a power of two: features are zero-padded), :math:`\\Sigma` a
 diagonal of i.i.d. Rademacher signs and :math:`R` a uniformly random
-selection of :math:`k` of the :math:`n` rows, drawn once (note
-``001_compadagrad.md``, Section 2.2). :func:`fwht` applies :math:`H` in
+selection of :math:`k` of the :math:`n` rows, drawn once and fixed for the
+whole run (Section 2 of the paper). :func:`fwht` applies :math:`H` in
 :math:`O(n \\log n)`; :class:`SRHT` draws and applies :math:`\\Pi`;
 :class:`CountSketch` is the sparse sketch of Clarkson and Woodruff, applied
 in time proportional to the number of non-zeros.
@@ -227,7 +227,8 @@ class SRHT(_BaseSketch):
     so :math:`P = \\Pi^\\top \\Pi / c^2` is the orthogonal projector onto the
     sketched subspace. 'srht' is the map of the paper's algorithm and
     experiments; 'orthonormal' is :math:`\\tilde\\Pi = R H \\Sigma` of its
-    regret analysis (note ``001_compadagrad.md``, Section 2.8).
+    regret analysis (Section 3 of the paper, which bounds the regret of
+    this unscaled variant).
 
     Parameters
     ----------
