@@ -639,8 +639,8 @@ class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
         epochs of :meth:`fit` or over the :meth:`partial_fit` calls. None
         with ``early_stopping``: see :attr:`best_validation_score_`.
 
-    validation_scores_ : ndarray of shape (1, n_iter_) or \
-            (n_classes, n_iter_) or None
+    validation_scores_ : ndarray of shape (1, `n_iter_`) or \
+            (n_classes, `n_iter_`) or None
         With ``early_stopping``, the validation score of every one-vs-rest
         problem after every epoch (NaN after a problem stopped); None
         otherwise.
