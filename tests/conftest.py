@@ -14,6 +14,11 @@
 ``array_container``
     The dense and CSR containers: ``np.asarray``, ``csr_matrix`` and
     ``csr_array``.
+``property_settings``
+    The hypothesis settings of a property-based test, in two budgets: "ci"
+    (derandomized, ``SKCGM_PROPERTY_EXAMPLES`` examples, 25 by default) in the
+    default run, and "slow" (500 random examples) behind the ``slow`` marker.
+    Use it as ``property_settings(given(...)(check))()``.
 """
 
 import os
@@ -21,6 +26,7 @@ import os
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import HealthCheck, settings
 
 _SEED_ENV_VAR = "SKCGM_TESTS_GLOBAL_RANDOM_SEED"
 _SEED_RANGE = range(100)
@@ -86,3 +92,22 @@ def csr_container(request):
 def array_container(request):
     """Dense and CSR containers, for estimators that accept sparse input."""
     return request.param
+
+
+_PROPERTY_EXAMPLES_ENV_VAR = "SKCGM_PROPERTY_EXAMPLES"
+
+
+@pytest.fixture(
+    params=[pytest.param("ci", id="ci"), pytest.param("slow", marks=pytest.mark.slow)]
+)
+def property_settings(request):
+    """Hypothesis settings: derandomized in the default run, 500 examples slow."""
+    common = dict(
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    if request.param == "slow":
+        return settings(max_examples=500, **common)
+    examples = int(os.environ.get(_PROPERTY_EXAMPLES_ENV_VAR, "25"))
+    return settings(max_examples=examples, derandomize=True, **common)
