@@ -431,3 +431,162 @@ def test_sample_weight_equivalence_failures_are_published(params):
         # The stated cause is real: the check fails on this estimator.
         with pytest.raises(AssertionError, match="not equivalent"):
             check_sample_weight_equivalence_on_dense_data("GPCAClusterer", estimator)
+
+
+# --------------------------------------------------------------------------------------
+# Numerical range (issue 16): refuse overflowing data, rescale the rest exactly
+
+
+def _planes(n_samples=80, seed=0):
+    X, _, _ = make_union_of_subspaces(
+        n_samples=n_samples, n_features=3, n_clusters=2, noise=0.05, random_state=seed
+    )
+    return X
+
+
+@pytest.mark.parametrize("method", ["fit", "predict", "transform", "score"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_data_whose_squares_overflow_is_refused_naming_X(method, dtype):
+    X = _planes().astype(dtype)
+    huge = X * (1e160 if dtype == np.float64 else 1e30)
+    model = GPCAClusterer(2, random_state=0)
+    if method != "fit":
+        model.fit(X)
+    with pytest.raises(ValueError, match="X holds values up to .* Scale the data"):
+        getattr(model, method)(huge)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(),
+        dict(affine=True),
+        dict(model="sum_of_product"),
+    ],
+)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_huge_sample_weight_fits_as_unit_weights(params, dtype):
+    # The fit does not depend on a common scale of the weights; the inertia
+    # scales with them. 1e300 (1e38 in float32) used to overflow the second
+    # moments, then LAPACK ("Eigenvalues did not converge").
+    X = _planes().astype(dtype)
+    scale = 1e300 if dtype == np.float64 else 1e37
+    unit = GPCAClusterer(2, random_state=0, **params).fit(X)
+    huge = GPCAClusterer(2, random_state=0, **params).fit(
+        X, sample_weight=np.full(X.shape[0], scale, dtype=dtype)
+    )
+    np.testing.assert_array_equal(huge.labels_, unit.labels_)
+    np.testing.assert_allclose(huge.normal_bases_, unit.normal_bases_, atol=1e-6)
+    np.testing.assert_allclose(huge.objective_history_, unit.objective_history_)
+    np.testing.assert_allclose(huge.inertia_, scale * unit.inertia_, rtol=1e-5)
+    np.testing.assert_allclose(
+        huge.score(X, sample_weight=np.full(X.shape[0], scale, dtype=dtype)),
+        -huge.inertia_,
+        rtol=1e-5,
+    )
+
+
+def test_inertia_beyond_float64_is_refused_naming_sample_weight():
+    # 80 weights of 1e308 times squared distances of ~1e4.
+    X = _planes() * 1e3
+    weights = np.full(X.shape[0], 1e308)
+    with pytest.raises(ValueError, match="inertia_ .*sample_weight"):
+        GPCAClusterer(2, random_state=0).fit(X, sample_weight=weights)
+    model = GPCAClusterer(2, random_state=0).fit(X)
+    with pytest.raises(ValueError, match="score .*sample_weight"):
+        model.score(X, sample_weight=weights)
+
+
+@pytest.mark.parametrize(
+    "params", [dict(), dict(affine=True), dict(model="sum_of_product")]
+)
+@pytest.mark.parametrize(
+    "dtype, exponent", [(np.float64, -1000), (np.float64, 400), (np.float32, -100)]
+)
+def test_tiny_or_huge_data_fits_as_the_rescaled_data(params, dtype, exponent):
+    # GPCA is equivariant to the scale of the data: the labels and bases of
+    # X * 2**e are those of X, the objectives scale by 2**(2e) (2**(2ke) for
+    # the product of k squared distances). Squares of 1e-300 underflow to 0:
+    # every sample was at distance 0 of every subspace and all went to
+    # cluster 0.
+    if params.get("model") == "sum_of_product" and exponent > 0:
+        exponent = 100  # (2**200)**2 squared distances: 2**800, in range
+    X = _planes().astype(dtype)
+    scaled = np.ldexp(X, exponent)
+    reference = GPCAClusterer(2, random_state=0, **params).fit(X)
+    model = GPCAClusterer(2, random_state=0, **params).fit(scaled)
+    np.testing.assert_array_equal(model.labels_, reference.labels_)
+    np.testing.assert_array_equal(model.predict(scaled), model.labels_)
+    np.testing.assert_allclose(model.normal_bases_, reference.normal_bases_)
+    np.testing.assert_allclose(
+        model.offsets_, np.ldexp(reference.offsets_, exponent), rtol=1e-6
+    )
+    power = 2 * exponent * (2 if params.get("model") == "sum_of_product" else 1)
+    np.testing.assert_allclose(
+        model.objective_history_,
+        np.ldexp(reference.objective_history_, power),
+        rtol=1e-6,
+    )
+    np.testing.assert_allclose(
+        model.transform(scaled), np.ldexp(reference.transform(X), exponent), rtol=1e-5
+    )
+
+
+def test_sum_of_product_objective_beyond_float64_is_refused_naming_X():
+    # Four squared distances of ~1e100 multiply to ~1e800.
+    X, _, _ = make_union_of_subspaces(
+        n_samples=60, n_features=5, n_clusters=4, noise=0.1, random_state=0
+    )
+    model = GPCAClusterer(4, subspace_dim=3, model="sum_of_product", random_state=0)
+    with pytest.raises(ValueError, match="sum-of-product objective .*X"):
+        model.fit(X * 1e100)
+
+
+def test_affine_init_offsets_whose_squares_overflow_are_refused_naming_init():
+    X = _planes()
+    normals = np.stack([np.eye(3)[:, :1], np.eye(3)[:, 1:2]])
+    init = np.concatenate([normals, np.full((2, 3, 1), 1e160)], axis=2)
+    model = GPCAClusterer(2, affine=True, init=init)
+    with pytest.raises(ValueError, match="init .*holds values up to"):
+        model.fit(X)
+
+
+def test_affine_init_offsets_are_rescaled_with_tiny_data():
+    # The offsets of an init array are divided by the same power of two as
+    # the data: the fit of X * 2**-1000 from init * 2**-1000 is that of X.
+    X = _planes() + 1.0
+    normals = np.stack([np.eye(3)[:, :1], np.eye(3)[:, 1:2]])
+    init = np.concatenate([normals, np.full((2, 3, 1), 0.5)], axis=2)
+    small_init = init.copy()
+    small_init[..., 1] = np.ldexp(init[..., 1], -1000)
+    reference = GPCAClusterer(2, affine=True, init=init).fit(X)
+    model = GPCAClusterer(2, affine=True, init=small_init).fit(np.ldexp(X, -1000))
+    np.testing.assert_array_equal(model.labels_, reference.labels_)
+    np.testing.assert_allclose(model.normal_bases_, reference.normal_bases_)
+    np.testing.assert_allclose(
+        model.offsets_, np.ldexp(reference.offsets_, -1000), rtol=1e-12
+    )
+
+
+@pytest.mark.parametrize("model", ["sum_of_min", "sum_of_product"])
+def test_uniform_init_with_fewer_weighted_samples_than_clusters_names_sample_weight(
+    model,
+):
+    # 'uniform' draws distinct samples of positive weight; NumPy's "Fewer
+    # non-zero entries in p than size" reached the user from the product model.
+    X = _planes(n_samples=10)
+    weights = np.r_[1.0, np.zeros(9)]
+    model = GPCAClusterer(2, model=model, init="uniform", random_state=0)
+    with pytest.raises(ValueError, match="init='uniform'.*sample_weight"):
+        model.fit(X, sample_weight=weights)
+
+
+def test_affine_init_offsets_far_larger_than_float32_data_are_refused_naming_init():
+    # Data of 1e-30 in float32 seen from offsets of 1: every squared distance
+    # underflowed, all samples went to cluster 0 and labels_ != predict(X).
+    X = (_planes() * 1e-30).astype(np.float32)
+    normals = np.stack([np.eye(3)[:, :1], np.eye(3)[:, 1:2]])
+    init = np.concatenate([normals, np.ones((2, 3, 1))], axis=2)
+    model = GPCAClusterer(2, affine=True, init=init)
+    with pytest.raises(ValueError, match="offsets of init are too large .*X"):
+        model.fit(X)

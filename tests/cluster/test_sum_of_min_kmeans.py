@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from joblib import parallel_config
+from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.cluster import KMeans, kmeans_plusplus
 from sklearn.datasets import load_digits, make_blobs
 from sklearn.exceptions import ConvergenceWarning
@@ -615,3 +616,105 @@ def test_sum_of_min_kmeans_random_seedings_publish_the_expected_failures():
             "check_sample_weight_equivalence_on_dense_data",
             "check_sample_weight_equivalence_on_sparse_data",
         }
+
+
+# --------------------------------------------------------------------------------------
+# Numerical range and consistency of the fitted attributes (issue 16)
+
+
+def _brute_inertia(X, centers, sample_weight=None):
+    """Weighted sum of the smallest squared distances, computed directly."""
+    smallest = 2 * _half_sq_dist(X, centers).min(axis=1)
+    weights = np.ones(len(smallest)) if sample_weight is None else sample_weight
+    return float(smallest @ np.asarray(weights, np.float64))
+
+
+# One gd step from random centres leaves a cluster empty, which is the case.
+@pytest.mark.filterwarnings(
+    "ignore:Number of distinct clusters:sklearn.exceptions.ConvergenceWarning"
+)
+def test_sum_of_min_kmeans_gd_attributes_belong_to_the_returned_centers():
+    # The gd step relocated an empty cluster after the last reclassification:
+    # the labels, objective and inertia were those of the partition before it.
+    X = np.random.RandomState(0).rand(10, 2) * 5
+    model = SumOfMinKMeans(
+        4,
+        init="random",
+        solver="gd",
+        learning_rate=0.5,
+        max_iter=1,
+        n_init=1,
+        random_state=8,
+    ).fit(X)
+    losses = _half_sq_dist(X, model.cluster_centers_)
+    assert_array_equal(model.labels_, losses.argmin(axis=1))
+    assert_array_equal(model.labels_, model.predict(X))
+    assert model.objective_ == pytest.approx(losses.min(axis=1).mean(), rel=1e-12)
+    assert model.objective_ == model.objective_history_[-1]
+    assert model.inertia_ == pytest.approx(
+        _brute_inertia(X, model.cluster_centers_), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    "solver, learning_rate",
+    [("momentum", 10.0), ("momentum", 1e10), ("gd", 1e10), ("gd", 3.0)],
+)
+def test_sum_of_min_kmeans_diverging_step_keeps_best_finite_iterate(
+    solver, learning_rate
+):
+    X, _ = _blobs(0)
+    with pytest.warns(ConvergenceWarning, match="learning_rate"):
+        model = SumOfMinKMeans(
+            3, solver=solver, learning_rate=learning_rate, random_state=0
+        ).fit(X)
+    assert np.all(np.isfinite(model.cluster_centers_))
+    assert np.all(np.isfinite(model.objective_history_))
+    # The best iterate: no worse than the start, and its own attributes.
+    assert model.objective_ <= model.objective_history_[0]
+    assert model.objective_ == model.objective_history_[-1]
+    assert_array_equal(model.labels_, model.predict(X))
+    assert model.inertia_ == pytest.approx(
+        _brute_inertia(X, model.cluster_centers_), rel=1e-9
+    )
+
+
+def test_sum_of_min_kmeans_weights_invariant_to_a_common_scale():
+    # Weights whose sum overflows float64: the clustering does not depend on
+    # their scale, so it equals the fit with unit weights.
+    X, _ = _blobs(0, n_samples=40)
+    X = X * 1e-10
+    weights = np.full(X.shape[0], 1e307)
+    model = SumOfMinKMeans(3, random_state=0).fit(X, sample_weight=weights)
+    reference = SumOfMinKMeans(3, random_state=0).fit(X)
+    assert_allclose(model.cluster_centers_, reference.cluster_centers_, rtol=1e-12)
+    assert_array_equal(model.labels_, reference.labels_)
+    assert model.inertia_ == pytest.approx(1e307 * reference.inertia_, rel=1e-9)
+
+
+def test_sum_of_min_kmeans_inertia_overflow_names_sample_weight():
+    X, _ = _blobs(0, n_samples=20)
+    with pytest.raises(ValueError, match="sample_weight"):
+        SumOfMinKMeans(2, random_state=0).fit(
+            X * 1e150, sample_weight=np.full(X.shape[0], 1e300)
+        )
+
+
+@pytest.mark.parametrize("dtype, scale", [(np.float64, 1e160), (np.float32, 1e30)])
+def test_sum_of_min_kmeans_refuses_data_whose_squares_overflow(dtype, scale):
+    X, _ = _blobs(0, n_samples=20)
+    with pytest.raises(ValueError, match="X holds values up to .* Scale the data"):
+        SumOfMinKMeans(2, random_state=0).fit((X * scale).astype(dtype))
+    model = SumOfMinKMeans(2, random_state=0).fit(X.astype(dtype))
+    for method in (model.predict, model.transform, model.score):
+        with pytest.raises(ValueError, match="X holds values up to"):
+            method((X * scale).astype(dtype))
+
+
+def test_sum_of_min_kmeans_uniform_init_needs_enough_weighted_samples():
+    X, _ = _blobs(0, n_samples=10)
+    weights = np.r_[1.0, 1.0, np.zeros(8)]
+    with pytest.raises(
+        ValueError, match=r"init='uniform'.*n_clusters=3.*sample_weight.* 2 "
+    ):
+        SumOfMinKMeans(3, init="uniform", random_state=0).fit(X, sample_weight=weights)

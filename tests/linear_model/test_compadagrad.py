@@ -735,8 +735,10 @@ _OVERFLOW = (
     "scale, params",
     [
         (1e150, {}),
-        (1e200, {}),
-        (1e200, {"n_components": 0, "penalty": "l1"}),
+        # Just inside the range of check_square_range (data beyond it is
+        # refused first, naming X: see below).
+        (1e152, {}),
+        (1e152, {"eta0": 1e300, "n_components": 0, "penalty": "l1"}),
         (1.0, {"eta0": 1e300, "n_components": 8, "loss": "squared_hinge"}),
     ],
 )
@@ -768,12 +770,12 @@ def test_failed_partial_fit_leaves_the_model_unchanged():
     model.partial_fit(X, y, classes=[0, 1, 2])
     before = pickle.dumps(model)
     with pytest.raises(ValueError, match=_OVERFLOW):
-        model.partial_fit(X * 1e200, y)
+        model.partial_fit(X * 1e152, y)
     assert pickle.dumps(model) == before
     # A failed first call leaves it unfitted.
     fresh = CompAdaGradClassifier(n_components=3, random_state=0)
     with pytest.raises(ValueError, match=_OVERFLOW):
-        fresh.partial_fit(X * 1e200, y, classes=[0, 1, 2])
+        fresh.partial_fit(X * 1e152, y, classes=[0, 1, 2])
     assert not hasattr(fresh, "classes_") and not hasattr(fresh, "coef_")
 
 
@@ -805,6 +807,63 @@ def test_tiny_delta_on_half_zero_data_fits():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(X, y)
     assert np.isfinite(model.coef_).all()
+
+
+def test_l1_step_on_an_underflowed_metric_raises_sgd_value_error():
+    # tau * delta = 1e-600 underflows the complement metric: the homotopy's
+    # Cholesky factorization raised numpy's LinAlgError ("Matrix is not
+    # positive definite") out of fit (issue 16).
+    rng = np.random.RandomState(9)
+    X = rng.standard_normal((8, 4)) * 1e-8
+    y = rng.randint(0, 2, 8)
+    model = CompAdaGradClassifier(
+        penalty="l1",
+        alpha=1e-300,
+        eta0=1e-3,
+        n_components=2,
+        tau=1e-300,
+        delta=1e-300,
+        batch_size=1,
+        max_iter=1,
+        tol=None,
+        random_state=0,
+    )
+    with pytest.raises(ValueError, match=_OVERFLOW) as info:
+        model.fit(X, y)
+    assert not isinstance(info.value, np.linalg.LinAlgError)
+
+
+def test_intercept_statistics_that_overflow_raise():
+    # partial_fit uses the weights as given: with 1e200 and no feature
+    # gradient (zero rows) the intercept's squared-gradient sum became inf,
+    # unchecked (issue 16).
+    X = np.zeros((10, 3))
+    y = np.r_[np.zeros(3), np.ones(7)]
+    model = CompAdaGradClassifier(random_state=0)
+    with pytest.raises(ValueError, match=_OVERFLOW):
+        model.partial_fit(X, y, classes=[0, 1], sample_weight=np.full(10, 1e200))
+    assert not hasattr(model, "coef_")
+
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_data_whose_squares_overflow_is_refused_naming_x(method):
+    # 1e200 ended in SGDClassifier's overflow error at epoch 1 after the
+    # work; the range is checked first, naming X (issue 16).
+    X, y = _binary_data()
+    model = CompAdaGradClassifier(random_state=0)
+    kwargs = {"classes": [0, 1]} if method == "partial_fit" else {}
+    with pytest.raises(ValueError, match="X holds values up to 2.*e\\+200"):
+        getattr(model, method)(X * 1e200, y, **kwargs)
+
+
+def test_weights_whose_sum_overflows_are_rescaled():
+    # 60 weights of 1e307 sum to inf: the rescaled weights were 0 * inf
+    # (issue 16). They are the unweighted fit, as 1e200 is.
+    X, y = _binary_data()
+    params = dict(random_state=0, max_iter=3, tol=None)
+    huge = CompAdaGradClassifier(**params).fit(X, y, sample_weight=np.full(60, 1e307))
+    unit = CompAdaGradClassifier(**params).fit(X, y)
+    assert_allclose(huge.coef_, unit.coef_, rtol=1e-12)
 
 
 # -- early stopping (SGDClassifier's) ------------------------------------------
@@ -1006,3 +1065,31 @@ def test_blas_is_single_threaded_inside_the_solver(monkeypatch, n_jobs):
         seed=0,
     )
     assert len(seen) == 1 and seen[0] <= {1}
+
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_coefficients_whose_decision_values_overflow_raise(method):
+    # tau * delta = 1e-300: the first diagonal step is eta0 / tau = 1e303,
+    # a finite coef_ whose decision values on the training rows are inf
+    # (issue 16); a step is refused as soon as ||coef||_1 max|x| + |b|
+    # leaves the range of coef_'s dtype.
+    X = np.array([[-41675784.74054706], [-5626682.72263295]])
+    y = np.array([3, -1])
+    model = CompAdaGradClassifier(
+        alpha=0.0,
+        batch_size=1,
+        delta=1e-300,
+        tau=1e-300,
+        eta0=1000.0,
+        n_components=0,
+        fit_intercept=False,
+        shuffle=False,
+        tol=None,
+        max_iter=1,
+        random_state=0,
+    )
+    with pytest.raises(ValueError, match=_OVERFLOW):
+        if method == "fit":
+            model.fit(X, y)
+        else:
+            model.partial_fit(X, y, classes=[-1, 3])

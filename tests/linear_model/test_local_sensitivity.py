@@ -710,3 +710,104 @@ def test_warm_start_from_sparsified_coefficients():
         sparse.fit(X, y)
     assert isinstance(sparse.coef_, np.ndarray)
     assert_allclose(sparse.coef_, dense.coef_, rtol=1e-12)
+
+
+# -- numerical range (issue 16) -------------------------------------------------
+
+
+def _huge_rows():
+    rng = np.random.RandomState(0)
+    return rng.standard_normal((6, 1)) * 1e149, np.array([0, 1, 0, 1, 1, 0])
+
+
+def test_data_whose_squares_overflow_is_refused_naming_x():
+    # numpy's "overflow encountered in dot" leaked from the solver before.
+    X, y = _huge_rows()
+    with pytest.raises(ValueError, match=r"X holds values up to 2.*e\+200"):
+        LocalSensitivityLogistic().fit(X * 1e51, y)
+
+
+def test_radius_beyond_float64_names_prox_weight():
+    # ||grad F|| / prox_weight overflowed: history_['radius'] held inf.
+    X, y = _huge_rows()
+    model = LocalSensitivityLogistic(C=1e300, prox_weight=1e-300, random_state=0)
+    with pytest.raises(ValueError, match="prox_weight=1e-300 is too small"):
+        model.fit(X, y)
+
+
+@pytest.mark.parametrize("prox_weight", ["sqrt_grad", 1e-3])
+def test_theorem10_bound_beyond_float64_draws_by_leverage(prox_weight):
+    # r^3 raised OverflowError (prox_weight=1e-3), u_i ||a_i||^3 leaked
+    # "overflow encountered in multiply" ('sqrt_grad'): the bound exceeds the
+    # float64 range, is reported as inf and the rounds draw by the leverage.
+    X, y = _huge_rows()
+    model = LocalSensitivityLogistic(
+        prox_weight=prox_weight, max_iter=2, random_state=0
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    assert np.isfinite(model.coef_).all() and np.isfinite(model.intercept_).all()
+    assert np.all(model.history_[0]["total_sensitivity"][1:] == np.inf)
+
+
+@pytest.mark.parametrize("leverage", ["exact", "sketch"])
+def test_tiny_prox_weight_keeps_the_leverage_defined(leverage):
+    # A ridge of 1e-300 next to data at 1e-9 lost the Schur complement of
+    # the extra column to rounding: "A^T A + diag(ridge) is not positive
+    # definite ... give those columns a positive 'ridge'", an internal name.
+    rng = np.random.RandomState(10)
+    X = rng.standard_normal((5, 4)) * 1e-9
+    y = rng.randint(0, 2, 5)
+    model = LocalSensitivityLogistic(
+        prox_weight=1e-300, leverage=leverage, max_iter=2, random_state=0
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    assert np.isfinite(model.coef_).all()
+    assert np.isfinite(model.history_[0]["total_sensitivity"][1:]).all()
+
+
+def test_weights_whose_sum_overflows_are_rescaled():
+    # Six weights of 1e308 summed to inf and were refused as all zero. C
+    # times their sum is beyond float64 (alpha = 0 to working precision), as
+    # for weights of 1e300, whose sum is finite.
+    X, y = _huge_rows()
+    X = X * 1e-149
+    params = dict(max_iter=2, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        huge = LocalSensitivityLogistic(**params).fit(
+            X, y, sample_weight=np.full(6, 1e308)
+        )
+        large = LocalSensitivityLogistic(**params).fit(
+            X, y, sample_weight=np.full(6, 1e300)
+        )
+    assert np.isfinite(huge.coef_).all()
+    assert_allclose(huge.coef_, large.coef_, rtol=1e-10)
+
+
+def test_static_leverage_of_subnormal_rows():
+    # Rows at 1e-301: the Gram matrix underflows to 0, the ridge floor was
+    # subnormal and its equilibration overflowed ("array must not contain
+    # infs or NaNs"); scores all 0 to working precision now draw uniformly.
+    X = np.array([[-4.2e-301], [-5.6e-302]])
+    y = np.array([3, -1])
+    model = LocalSensitivityLogistic(
+        penalty=None, fit_intercept=False, sampling="leverage", max_iter=1
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    assert np.isfinite(model.coef_).all()
+
+
+def test_penalty_beyond_float64_names_c():
+    # C=1e-300 with weights summing to 2e-300: 1 / (C S) divided by zero
+    # (ZeroDivisionError) inside the solver (issue 16).
+    X = np.array([[-3.2e-1], [-1.6]])
+    y = np.array([3, -1])
+    with pytest.raises(ValueError, match=r"C=1e-300 times the total sample weight"):
+        LocalSensitivityLogistic(C=1e-300).fit(X, y, sample_weight=[1e-300, 1e-300])

@@ -407,3 +407,100 @@ def test_fixed_init_passes_sample_weight_equivalence(fit_intercept):
     assert set(expected_failed_checks(MixedLinearRegressor())) == {
         "check_sample_weight_equivalence_on_dense_data"
     }
+
+
+# --------------------------------------------------------------------------------------
+# Numerical range (issue 16)
+
+
+def _check_consistent(model, X, y, sample_weight=None):
+    """Finite attributes that belong to the returned coefficients."""
+    for name in ("coef_", "intercept_", "weights_", "objective_history_"):
+        assert np.all(np.isfinite(getattr(model, name))), name
+    losses = _regularized_losses(
+        X.astype(np.float64),
+        y.astype(np.float64),
+        model.coef_.astype(np.float64),
+        model.intercept_.astype(np.float64),
+        model.alpha,
+    )
+    weights = np.ones(len(y)) if sample_weight is None else sample_weight
+    assert_array_equal(model.labels_, model.assign(X, y))
+    expected = losses.min(axis=1) @ weights / weights.sum()
+    assert model.objective_ == pytest.approx(expected, rel=1e-4, abs=1e-300)
+
+
+def test_scaled_features_keep_the_ridge_term_of_small_components():
+    # Features scaled by 1e7: a component of fewer samples than features has
+    # a rank-deficient Gram, and alpha * W_j is below its rounding.
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=20, n_features=8, n_components=3, random_state=0
+    )
+    X = X * 1e7
+    for seed in range(5):
+        model = MixedLinearRegressor(3, init="random", random_state=seed).fit(X, y)
+        _check_consistent(model, X, y)
+
+
+@pytest.mark.parametrize("solver", ["exact", "gd", "momentum"])
+def test_float32_targets_beyond_its_range_are_refused(solver):
+    X, y, _, _ = make_mixed_linear_regression(n_samples=40, random_state=0)
+    X = X.astype(np.float32)
+    for scale in (1e39, 1e20):
+        with pytest.raises(ValueError, match="y holds values up to .*float32"):
+            MixedLinearRegressor(solver=solver, random_state=0).fit(X, y * scale)
+    with pytest.raises(ValueError, match="X holds values up to"):
+        MixedLinearRegressor(solver=solver, random_state=0).fit(X * 1e30, y)
+
+
+# alpha=1e39 shrinks every component to zero, so they coincide: a warning of
+# the fit, not of the precision under test.
+@pytest.mark.filterwarnings(
+    "ignore:Number of distinct components:sklearn.exceptions.ConvergenceWarning"
+)
+def test_float32_with_huge_alpha_matches_float64():
+    X, y, _, _ = make_mixed_linear_regression(n_samples=40, random_state=0)
+    model64 = MixedLinearRegressor(alpha=1e39, random_state=0).fit(X, y)
+    model32 = MixedLinearRegressor(alpha=1e39, random_state=0).fit(
+        X.astype(np.float32), y.astype(np.float32)
+    )
+    assert model32.coef_.dtype == np.float32
+    _check_consistent(model32, X.astype(np.float32), y.astype(np.float32))
+    assert_allclose(model32.coef_, model64.coef_, rtol=1e-4, atol=1e-45)
+    assert_allclose(
+        model32.predict(X.astype(np.float32)), model64.predict(X), rtol=1e-4
+    )
+
+
+def test_alpha_whose_penalty_overflows_is_refused():
+    X, y, _, _ = make_mixed_linear_regression(n_samples=40, random_state=0)
+    with pytest.raises(ValueError, match="alpha"):
+        MixedLinearRegressor(alpha=1e308, random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize("solver", ["exact", "gd", "momentum"])
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_huge_finite_inputs_give_finite_coefficients(solver, fit_intercept):
+    # Sums of squares over many rows overflow float64 although every row's
+    # squares are within range; so do sums of huge weights.
+    X, y, _, _ = make_mixed_linear_regression(
+        n_samples=2000, n_features=2, n_components=2, random_state=0
+    )
+    scale = 0.5 * np.sqrt(np.finfo(np.float64).max / 32) / np.abs(X).max()
+    weights = np.full(len(y), 1e307)
+    model = MixedLinearRegressor(
+        2, solver=solver, fit_intercept=fit_intercept, random_state=0
+    ).fit(X * scale, y, sample_weight=weights)
+    _check_consistent(model, X * scale, y, weights / 1e307)
+    assert_allclose(model.weights_.sum(), 1.0)
+
+
+def test_uniform_init_needs_enough_weighted_samples():
+    X, y, _, _ = make_mixed_linear_regression(n_samples=10, random_state=0)
+    weights = np.r_[1.0, 1.0, np.zeros(8)]
+    with pytest.raises(
+        ValueError, match=r"init='uniform'.*n_components=3.*sample_weight.* 2 "
+    ):
+        MixedLinearRegressor(3, init="uniform", random_state=0).fit(
+            X, y, sample_weight=weights
+        )

@@ -238,3 +238,20 @@ def test_dpobga_update_shape_checked():
     learner.query_point()
     with pytest.raises(ValueError, match=r"gradient.*\(2, 2\)"):
         learner.update(np.ones(2))
+
+
+def test_dpobga_gradients_growing_after_the_first_block_end_within_the_cap(
+    budget_lmo,
+):
+    # Issue 16: the printed step of the infeasible projection never returned.
+    lmo = budget_lmo(BoxLMO(n_features=1), budget=10_000)
+    learner = DPOBGA(lmo, 100, np.full((2, 2), 0.5), random_state=0)
+    for t in range(100):
+        X = learner.decide()
+        assert all(lmo.contains(x) for x in X) and np.isfinite(X).all()
+        learner.query_point()
+        learner.update(np.full((2, 1), -0.01 if t < 10 else -100.0))
+    assert max(int(c.max()) for c in learner.history_["lmo_calls"]) <= (
+        learner.max_lmo_calls_
+    )
+    assert all(s == ["ok", "ok"] for s in learner.history_["status"])

@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
 
 from skcgm.online import POBGA, QuadraticObjective, run_online
 from skcgm.oracles._lmo_sets import BoxLMO, CappedSimplexLMO
@@ -376,3 +377,56 @@ def test_pobga_theory_preset_plays_zero_while_R2_is_below_3_eps():
     assert lmo.radius**2 <= 3 * learner.eps_
     np.testing.assert_array_equal(result.decisions, 0.0)
     assert result.n_lmo_calls <= result.n_projections == 50
+
+
+# --------------------------------------------------------------------------
+# Issue 16: every block ends within its LMO cap
+
+
+def test_pobga_gradients_growing_after_the_first_block_end_within_the_cap(budget_lmo):
+    # The infeasible projection stepped by 2 eps / ||x0 - y0||^2 ~ 1e-9 of the
+    # distance: still running after 60 s (bound (4) ~ 1e14 LMO calls).
+    lmo = budget_lmo(BoxLMO(n_features=1), budget=10_000)
+    learner = POBGA(lmo, horizon=100, random_state=0)
+    for t in range(100):
+        x = learner.decide()
+        assert lmo.contains(x) and np.isfinite(x).all()
+        learner.query_point()
+        learner.update(np.array([-0.01 if t < 10 else -100.0]))
+    assert max(learner.history_["lmo_calls"]) <= learner.max_lmo_calls_
+    assert set(learner.history_["status"]) == {"ok"}
+    # The last gradients push below the box: the decision is its corner 0.
+    np.testing.assert_array_equal(x, [0.0])
+
+
+def test_pobga_loose_radius_and_small_eps_end_within_the_cap(budget_lmo):
+    lmo = budget_lmo(BoxLMO(n_features=1), budget=10_000)
+    learner = POBGA(lmo, 4, block_size=2, eps=1e-3, radius=100.0, random_state=0)
+    decisions = []
+    for g in (1.0, 2.0, 1.0, 1.0):
+        decisions.append(learner.decide())
+        learner.query_point()
+        learner.update(np.array([g]))
+    assert learner.history_["status"] == ["ok", "ok"]
+    assert learner.history_["lmo_calls"][0] <= 2
+    np.testing.assert_array_equal(decisions[2], [1.0])
+
+
+def test_pobga_max_lmo_calls_caps_a_block_and_warns(budget_lmo):
+    # A face-interior target and a tiny eps: Frank-Wolfe's gap decays like
+    # 1/k, far from eps within 5 calls.
+    lmo = budget_lmo(CappedSimplexLMO(n_features=4), budget=10_000)
+    learner = POBGA(lmo, 1, step_size=1.0, eps=1e-12, max_lmo_calls=5)
+    learner.decide()
+    learner.query_point()
+    with pytest.warns(ConvergenceWarning, match="max_lmo_calls=5"):
+        learner.update(np.array([0.6, 0.5, 0.4, -1.0]))
+    assert learner.history_["status"] == ["max_lmo_calls"]
+    assert learner.n_lmo_calls_ == 5 == lmo.n_calls
+
+
+def test_pobga_default_max_lmo_calls():
+    learner = POBGA(BoxLMO(n_features=1), horizon=10_000).reset()
+    assert (learner.block_size_, learner.max_lmo_calls_) == (100, 1000)
+    learner = POBGA(BoxLMO(n_features=1), horizon=10**6).reset()
+    assert (learner.block_size_, learner.max_lmo_calls_) == (1000, 10_000)

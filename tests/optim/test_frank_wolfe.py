@@ -9,7 +9,14 @@ from scipy.spatial.distance import pdist
 from sklearn.exceptions import ConvergenceWarning
 
 from skcgm.optim import FrankWolfeResult, frank_wolfe
-from skcgm.oracles import ConvexHullLMO, ExactMIPS, L1BallLMO, L2BallLMO, SimplexLMO
+from skcgm.oracles import (
+    BoxLMO,
+    ConvexHullLMO,
+    ExactMIPS,
+    L1BallLMO,
+    L2BallLMO,
+    SimplexLMO,
+)
 
 
 def _quadratic_problem(seed=0, n_atoms=15, n_features=4):
@@ -321,3 +328,10 @@ def test_vertices_without_an_index_keep_no_active_set():
     )
     assert result.active_set is None and result.weights is None
     np.testing.assert_allclose(result.x, target / 5.0, atol=1e-2)
+
+
+def test_a_non_finite_gap_is_a_clear_error():
+    # <grad, x - s> overflowed: a RuntimeWarning, then inf gaps and steps.
+    lmo = BoxLMO(lower=-1e10, upper=1e10, n_features=2)
+    with pytest.raises(ValueError, match="gap .* not finite at iteration 0"):
+        frank_wolfe(lambda x: np.full(2, 1e300), lmo, np.zeros(2), max_iter=3)

@@ -322,3 +322,45 @@ def test_sum_of_product_refuses_bad_init_shape():
     for shape in [(2, 3), (2, 4, 1), (2, 3, 3), (2, 3, 0)]:
         with pytest.raises(ValueError, match="init_params must have shape"):
             sum_of_product_gpca(X, np.zeros(shape))
+
+
+# --------------------------------------------------------------------------------------
+# Numerical range (issue 16)
+
+
+def test_sum_of_product_refuses_data_whose_squares_overflow():
+    X = np.random.RandomState(0).standard_normal((20, 3)) * 1e160
+    init = np.stack([np.eye(3)[:, :1], np.eye(3)[:, 1:2]])
+    with pytest.raises(ValueError, match="X holds values up to"):
+        sum_of_product_gpca(X, init)
+
+
+def test_sum_of_product_objective_overflow_is_refused_naming_X():
+    rng = np.random.RandomState(1)
+    X = rng.standard_normal((30, 4)) * 1e100
+    init = np.stack([_random_orthonormal(rng, 4, 1) for _ in range(4)])
+    with pytest.raises(ValueError, match="sum-of-product objective .*X"):
+        sum_of_product_gpca(X, init, max_iter=2)
+
+
+@pytest.mark.parametrize("exponent", [-200, -1000])
+def test_sum_of_product_bcd_is_scale_equivariant(exponent):
+    # The block weights are products of k - 1 squared distances: for k = 4
+    # and data of 2**-200, (2**-400)**3 underflowed to 0 and no basis moved.
+    rng = np.random.RandomState(2)
+    X, _, _ = make_union_of_subspaces(
+        n_samples=100, n_features=5, n_clusters=4, noise=0.05, random_state=rng
+    )
+    init = np.stack([_random_orthonormal(rng, 5, 2) for _ in range(4)])
+    weights = rng.uniform(0.5, 2.0, size=100)
+    params, labels, history, _ = sum_of_product_gpca(
+        X, init, max_iter=4, sample_weight=weights
+    )
+    small = sum_of_product_gpca(
+        np.ldexp(X, exponent), init, max_iter=4, sample_weight=np.ldexp(weights, -600)
+    )
+    assert history[-1] < history[0]
+    for A, B in zip(params, small[0]):
+        np.testing.assert_allclose(_projector(A), _projector(B), atol=1e-10)
+    np.testing.assert_array_equal(small[1], labels)
+    np.testing.assert_allclose(small[2], np.ldexp(history, 8 * exponent), rtol=1e-9)

@@ -265,9 +265,11 @@ def test_float32_kept(global_dtype):
     loss = MixedLinearLoss().bind(X, y)
     params = loss.sample_minimizers([0, 1], None)
     assert params.dtype == global_dtype
-    assert loss.loss_matrix(params).dtype == global_dtype
-    assert loss.gap_vector(params[0]).dtype == global_dtype
-    assert loss.grad_sq_norm_vector(params[0]).dtype == global_dtype
+    # The losses are float64 whatever the dtype: the squares of float32
+    # residuals and the penalty of a large alpha may exceed float32.
+    assert loss.loss_matrix(params).dtype == np.float64
+    assert loss.gap_vector(params[0]).dtype == np.float64
+    assert loss.grad_sq_norm_vector(params[0]).dtype == np.float64
     result = sum_of_minimum(X, 2, y=y, loss=MixedLinearLoss(), random_state=0)
     assert result.params.dtype == global_dtype
 
@@ -307,3 +309,47 @@ def test_bind_refuses_bad_input():
     loss = MixedLinearLoss()
     loss.bind(X, y)
     assert not hasattr(loss, "X")
+
+
+@pytest.mark.parametrize("n_members", [1, 2, 4])
+def test_group_minimizer_of_a_rank_deficient_group_at_large_scale(n_members):
+    # alpha * W_j is far below the rounding of a Gram of features scaled by
+    # 1e7; the group has fewer samples than features, so its Gram is singular
+    # and only the penalty makes the ridge well posed. Oracle: scikit-learn's
+    # SVD ridge on the rows (which never forms the Gram).
+    rng = np.random.RandomState(n_members)
+    X = rng.standard_normal((6, 5)) * 1e7
+    y = rng.standard_normal(6)
+    labels = np.r_[np.zeros(n_members, dtype=np.intp), np.ones(6 - n_members, np.intp)]
+    loss = MixedLinearLoss(alpha=0.01).bind(X, y)
+    weights = np.ones(6)
+    statistics = loss.group_statistics(group_membership(labels, weights, 2))
+    counts = np.bincount(labels, minlength=2).astype(np.float64)
+    minimizers = loss.group_minimizer(np.zeros((2, 5)), statistics, counts)
+    members = labels == 0
+    ridge = Ridge(alpha=0.01 * n_members, fit_intercept=False, solver="svd")
+    expected = ridge.fit(X[members], y[members]).coef_
+    assert_allclose(minimizers[0], expected, rtol=1e-6)
+
+
+# The oracle, Ridge, warns of its own ill-conditioned solve at 1e150.
+@pytest.mark.filterwarnings("ignore::scipy.linalg.LinAlgWarning")
+@pytest.mark.parametrize("level", [1.0, 1e150])
+def test_group_minimizer_with_intercept_of_a_feature_constant_over_the_group(level):
+    # Centring a feature constant over the group leaves only the rounding of
+    # its uncentred moment, which is not variance: Ridge's coefficient is 0.
+    rng = np.random.RandomState(0)
+    X = np.column_stack([rng.standard_normal(5), np.full(5, level)])
+    y = rng.standard_normal(5)
+    loss = MixedLinearLoss(alpha=1e-12, fit_intercept=True).bind(X, y)
+    weights = rng.uniform(0.5, 2.0, 5)
+    labels = np.zeros(5, dtype=np.intp)
+    statistics = loss.group_statistics(group_membership(labels, weights, 1))
+    minimizer = loss.group_minimizer(np.zeros((1, 3)), statistics, weights.sum()[None])
+    ridge = Ridge(alpha=1e-12 * weights.sum()).fit(X, y, sample_weight=weights)
+    assert minimizer[0, 1] == 0
+    assert_allclose(minimizer[0, 0], ridge.coef_[0], rtol=1e-9)
+    # Ridge's own intercept rounds at 1e150 (its coefficient of the constant
+    # feature is not exactly 0): its definition with that coefficient at 0.
+    mean_y, mean_x = np.average(y, weights=weights), np.average(X, 0, weights)
+    assert_allclose(minimizer[0, 2], mean_y - mean_x[0] * ridge.coef_[0], rtol=1e-9)

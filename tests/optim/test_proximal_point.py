@@ -741,3 +741,22 @@ def test_proximal_point_runs_with_one_blas_thread_and_restores_the_limit(samplin
         )
         assert blas_threads() == outer
     assert loss.seen == {1}
+
+
+@pytest.mark.parametrize(
+    "eigenvalue, b, radius",
+    [
+        # Rounding flipped the sign of the bracket: brentq raised "f(a) and
+        # f(b) must have different signs" (issue 16).
+        (7.90066523e-300, 1.12279492e-49, 6.512570612871311e246),
+        # A radius that underflows: ||b|| / r was inf, then NaN in brentq.
+        (2.8e-305, 3.0e-213, 1e-320),
+    ],
+)
+def test_trust_region_minimum_at_the_ends_of_the_float64_range(eigenvalue, b, radius):
+    from skcgm.optim._proximal_point import _trust_region_minimum
+
+    value, z = _trust_region_minimum(np.array([[eigenvalue]]), np.array([b]), radius)
+    assert np.isfinite(value) and np.isfinite(z).all()
+    assert abs(z[0]) <= radius * (1 + 1e-12)
+    assert value <= 0.0

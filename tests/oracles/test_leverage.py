@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from numpy.testing import assert_allclose
 
 from skcgm.oracles import ridge_leverage_scores
 
@@ -225,3 +226,18 @@ def test_ridge_leverage_singular_gram_with_zero_ridge_raises():
     np.testing.assert_allclose(
         ridge_leverage_scores(A, [0.0, 1.0]), _brute_force(A, [0.0, 1.0]), atol=1e-10
     )
+
+
+def test_sketch_with_columns_of_very_different_scales():
+    # A column at 1e-150 next to unit ones (the extra column of the
+    # local-sensitivity matrix, a tiny prox weight) failed the rank test of
+    # the QR factor on rounding alone, naming 'ridge' (issue 16); the sketch
+    # is equilibrated as the exact scores are.
+    rng = np.random.RandomState(0)
+    A = rng.standard_normal((30, 3))
+    A[:, 2] *= 1e-150
+    ridge = np.array([1e-3, 1e-3, 1e-302])
+    exact = ridge_leverage_scores(A, ridge)
+    # 60 CountSketch rows >= 30: the QR of [A; sqrt(D)] itself, exact.
+    sketched = ridge_leverage_scores(A, ridge, method="sketch", random_state=0)
+    assert_allclose(sketched, exact, rtol=1e-8)

@@ -11,6 +11,7 @@ oracles; the coordinate and norm-ball sets are in ``test_lmo_sets.py``.
 import inspect
 import itertools
 import pickle
+import warnings
 
 import joblib
 import numpy as np
@@ -343,27 +344,13 @@ def test_get_params_returns_raw_values_for_computed_properties():
 # Polytopes by linear programming: brute force by vertex enumeration
 
 
-def _enumerate_vertices(G, h):
-    """Vertices of {x : G x <= h}: feasible solutions of every d x d subsystem."""
-    d = G.shape[1]
-    vertices = []
-    for rows in itertools.combinations(range(G.shape[0]), d):
-        sub = G[list(rows)]
-        if abs(np.linalg.det(sub)) < 1e-10:
-            continue
-        x = np.linalg.solve(sub, h[list(rows)])
-        if np.all(G @ x <= h + 1e-9):
-            vertices.append(x)
-    return np.unique(np.round(np.array(vertices), 12), axis=0)
-
-
 def _box_rows(lower, upper):
     d = lower.shape[0]
     return np.vstack([-np.eye(d), np.eye(d)]), np.concatenate([-lower, upper])
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_polytope_lmo_against_vertex_enumeration(seed):
+def test_polytope_lmo_against_vertex_enumeration(seed, polytope_vertices):
     rng = np.random.RandomState(seed)
     d = 3
     A_ub = rng.standard_normal((3, d))
@@ -371,7 +358,7 @@ def test_polytope_lmo_against_vertex_enumeration(seed):
     lower, upper = -np.ones(d), rng.uniform(0.5, 2.0, size=d)
     lmo = PolytopeLMO(A_ub=A_ub, b_ub=b_ub, bounds=list(zip(lower, upper)))
     G_box, h_box = _box_rows(lower, upper)
-    vertices = _enumerate_vertices(
+    vertices = polytope_vertices(
         np.vstack([A_ub, G_box]), np.concatenate([b_ub, h_box])
     )
     for _ in range(20):
@@ -438,14 +425,14 @@ def _random_packing(rng, n_constraints, n_features):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_down_closed_lmo_against_vertex_enumeration(seed):
+def test_down_closed_lmo_against_vertex_enumeration(seed, polytope_vertices):
     rng = np.random.RandomState(seed)
     d = 3
     A, b = _random_packing(rng, 2, d)
     upper = rng.uniform(0.3, 1.5, size=d)
     lmo = DownClosedPolytopeLMO(A=A, b=b, upper=upper)
     G_box, h_box = _box_rows(np.zeros(d), upper)
-    vertices = _enumerate_vertices(np.vstack([A, G_box]), np.concatenate([b, h_box]))
+    vertices = polytope_vertices(np.vstack([A, G_box]), np.concatenate([b, h_box]))
     for _ in range(20):
         grad = rng.standard_normal(d) + rng.choice([0.0, 1.0])
         vertex = lmo(grad).vertex
@@ -481,7 +468,9 @@ def _down_closed_cases():
 
 
 @pytest.mark.parametrize("A, b, upper, y", list(_down_closed_cases()))
-def test_down_closed_projection_against_slsqp_and_kkt(A, b, upper, y):
+def test_down_closed_projection_against_slsqp_and_kkt(
+    A, b, upper, y, polytope_vertices
+):
     lmo = DownClosedPolytopeLMO(A=A, b=b, upper=upper)
     x = lmo.project(y)
     # Feasible exactly (no tolerance).
@@ -500,7 +489,7 @@ def test_down_closed_projection_against_slsqp_and_kkt(A, b, upper, y):
     # The projection inequality against every vertex: exact KKT.
     d = y.shape[0]
     G_box, h_box = _box_rows(np.zeros(d), upper)
-    vertices = _enumerate_vertices(np.vstack([A, G_box]), np.concatenate([b, h_box]))
+    vertices = polytope_vertices(np.vstack([A, G_box]), np.concatenate([b, h_box]))
     assert ((vertices - x) @ (y - x)).max() <= 1e-10
 
 
@@ -682,3 +671,139 @@ def test_convex_hull_radius_contains_and_origin():
     vertex = lmo(np.array([-1.0, 0.0])).vertex
     vertex[0] = 99.0
     assert lmo.atoms_[1, 0] == 2.0
+
+
+# ---------------------------------------------------------------------------
+# Numerical range (issue 16): directions and points far from unit magnitude
+
+
+def _small_packing(polytope_vertices):
+    # {0 <= x <= 1, x_0 + x_1 <= 1, x_0 <= 0.5}: min <(-1, -0.5), x> = -0.75
+    # at (0.5, 0.5), while the vertex (0, 1) only gives -0.5.
+    A, b = np.array([[1.0, 1.0], [1.0, 0.0]]), np.array([1.0, 0.5])
+    G_box, h_box = _box_rows(np.zeros(2), np.ones(2))
+    vertices = polytope_vertices(np.vstack([A, G_box]), np.concatenate([b, h_box]))
+    return A, b, vertices
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-8, 1.0, 1e30, 1e300])
+def test_lp_lmos_are_exact_at_every_scale_of_the_direction(scale, polytope_vertices):
+    # HiGHS judges optimality with absolute tolerances on the costs: a tiny
+    # direction got a non-minimizing vertex, a huge one a RuntimeError.
+    A, b, vertices = _small_packing(polytope_vertices)
+    grad = np.array([-1.0, -0.5])
+    best = (vertices @ grad).min()
+    for lmo in (
+        DownClosedPolytopeLMO(A=A, b=b),
+        PolytopeLMO(A_ub=A, b_ub=b, bounds=(0, 1)),
+    ):
+        vertex = lmo(grad * scale).vertex
+        assert grad @ vertex <= best + 1e-9, type(lmo).__name__
+        assert lmo.contains(vertex)
+
+
+def test_mono_and_meta_fw_run_on_an_lp_lmo_with_huge_gradients(polytope_vertices):
+    from skcgm.online import MetaFW, MonoFW
+
+    A, b, _ = _small_packing(polytope_vertices)
+    for learner in (
+        MonoFW(DownClosedPolytopeLMO(A=A, b=b), 5, random_state=0),
+        MetaFW(DownClosedPolytopeLMO(A=A, b=b), 5, random_state=0),
+    ):
+        for _ in range(4):
+            learner.decide()
+            q = learner.query_point()
+            # The largest gradients the learners accept (their squares
+            # stay in range), far beyond HiGHS's cost range.
+            learner.update(np.full(q.shape, 1e150))
+        assert np.isfinite(learner.decide()).all()
+
+
+@pytest.mark.parametrize(
+    "lmo, y, expected",
+    [
+        (KSparseLMO(n_nonzero=1, bound=1.0), [2e17, 1e17], [1.0, 0.0]),
+        (KSparseLMO(n_nonzero=1, bound=1.0), [-1e308, 1e308, 0.0], [-0.5, 0.5, 0.0]),
+        (KSparseLMO(n_nonzero=2, bound=1.0), [1e17, 1.5, 1.2], [1.0, 0.65, 0.35]),
+        (SimplexLMO(), [2e17, 1e17], [1.0, 0.0]),
+        (SimplexLMO(), [1e308, -1e308], [1.0, 0.0]),
+        (SimplexLMO(), [1e-300, 0.0], [0.5, 0.5]),
+        (CappedSimplexLMO(), [2e17, 1e17], [1.0, 0.0]),
+        (L1BallLMO(), [-2e17, 1e17], [-1.0, 0.0]),
+        (L1BallLMO(), [1e308, 1e308], [0.5, 0.5]),
+        (L2BallLMO(), [1e308, -1e308], [0.5**0.5, -(0.5**0.5)]),
+        (L2BallLMO(), [1e-300, 0.0], [1e-300, 0.0]),
+        (NuclearNormBallLMO(shape=(2, 2)), [1e300, 0.0, 0.0, 1e299], [1, 0, 0, 0]),
+        (NuclearNormBallLMO(shape=(2, 2)), [1e308, 0.0, 0.0, 1e308], [0.5, 0, 0, 0.5]),
+        (LinfBallLMO(), [1e308, -1e308], [1.0, -1.0]),
+    ],
+)
+def test_projections_of_far_points_are_exact_and_inside(lmo, y, expected):
+    y = np.array(y)
+    y_before = y.copy()
+    x = lmo.project(y)
+    np.testing.assert_allclose(x, expected, rtol=1e-12, atol=1e-12)
+    assert lmo.contains(x)
+    np.testing.assert_array_equal(y, y_before)
+
+
+def test_contains_of_far_points_is_false_without_overflow():
+    far = np.array([1e308, -1e308, 1e308, 1e308])
+    for lmo in (
+        L2BallLMO(),
+        L1BallLMO(),
+        SimplexLMO(),
+        CappedSimplexLMO(),
+        NuclearNormBallLMO(shape=(2, 2)),
+        PolytopeLMO(A_ub=[[1.0, 1.0, 1.0, 1.0]], b_ub=[1.0], bounds=(None, None)),
+        PolytopeLMO(A_eq=[[1.0, 1.0, 1.0, 1.0]], b_eq=[1.0], bounds=(None, None)),
+        ConvexHullLMO().fit(np.eye(4)),
+    ):
+        # numpy attributes a sum's overflow to itself, not to skcgm.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            assert not lmo.contains(far), lmo
+        assert not lmo.contains(np.abs(far)), lmo
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e300])
+def test_matrix_and_hull_lmos_at_extreme_scales_of_the_direction(scale):
+    rng = np.random.RandomState(0)
+    grad = rng.standard_normal(9)
+    atoms = rng.standard_normal((6, 9))
+    for lmo in (
+        NuclearNormBallLMO(shape=(3, 3)),
+        BirkhoffLMO(n=3),
+        ConvexHullLMO().fit(atoms * 10.0),
+    ):
+        expected = lmo(grad).vertex
+        np.testing.assert_allclose(lmo(grad * scale).vertex, expected, atol=1e-12)
+    # Past the square range of float64, the matrix products overflow.
+    vertex = ConvexHullLMO().fit(atoms * 10.0)(grad / np.abs(grad).max() * 1e308)
+    assert np.isfinite(vertex.vertex).all()
+
+
+def test_convex_hull_lmo_refuses_atoms_whose_squares_overflow():
+    with pytest.raises(ValueError, match="atoms .*Scale"):
+        ConvexHullLMO().fit(np.full((2, 2), 1e200))
+
+
+def test_down_closed_projection_refuses_points_whose_squares_overflow():
+    lmo = DownClosedPolytopeLMO(A=[[1.0, 1.0]], b=[1.0])
+    with pytest.raises(ValueError, match="y .*Scale"):
+        lmo.project(np.array([1e300, 1e299]))
+    # In range: a point of the set (the rounding of y alone, 1e134, exceeds
+    # the diameter of the set, so every point of it is as accurate).
+    x = lmo.project(np.array([1e150, 1e149]))
+    assert lmo.contains(x) and np.isfinite(x).all()
+
+
+def test_lp_lmos_heed_small_entries_of_the_direction(polytope_vertices):
+    # With HiGHS's default dual tolerance (1e-7), the cost 1e-7 was ignored:
+    # -0.9999999 returned where -1.0000001 is attained (found by hypothesis).
+    A, b = np.array([[1.62434536, -0.61175641, -0.52817175]]), np.array([0.91418145])
+    grad = np.array([0.0, 1e-7, 1.0])
+    G_box, h_box = _box_rows(-np.ones(3), np.ones(3))
+    vertices = polytope_vertices(np.vstack([A, G_box]), np.concatenate([b, h_box]))
+    vertex = PolytopeLMO(A_ub=A, b_ub=b, bounds=(-1, 1))(grad).vertex
+    assert grad @ vertex <= (vertices @ grad).min() + 1e-12

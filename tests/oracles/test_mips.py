@@ -355,3 +355,30 @@ def test_sphere_padding_keeps_the_ranking():
     np.testing.assert_allclose(np.linalg.norm(bigger, axis=1), 1.0)
     with pytest.raises(ValueError, match="max_norm must be"):
         sphere_pad_atoms(atoms, max_norm=max_norm / 2)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e150])
+def test_queries_far_from_unit_scale_rank_as_the_unit_query(scale):
+    # The norm of a tiny query underflowed to 0 (answered as a zero query).
+    rng = np.random.RandomState(0)
+    atoms = rng.standard_normal((50, 4))
+    q = rng.standard_normal(4)
+    expected = int(np.argmax(atoms @ q))
+    for mips in (ExactMIPS(), LSHMIPS(n_tables=8, n_bits=4, random_state=0)):
+        mips.fit(atoms)
+        index, score, n_scored = mips.query(q * scale)
+        assert index == mips.query(q)[0] and n_scored > 0
+        assert np.isfinite(score)
+    assert ExactMIPS().fit(atoms).query(q * scale)[0] == expected
+    np.testing.assert_allclose(sphere_pad_query(q * scale), sphere_pad_query(q))
+    np.testing.assert_allclose(sphere_pad_query(q * 1e300), sphere_pad_query(q))
+
+
+def test_indexes_refuse_atoms_whose_squares_overflow():
+    for mips in (ExactMIPS(), LSHMIPS()):
+        with pytest.raises(ValueError, match="atoms .*Scale"):
+            mips.fit(np.full((3, 2), 1e200))
+    with pytest.raises(ValueError, match="q .*Scale"):
+        ExactMIPS().fit(np.eye(2)).query(np.array([1e200, 0.0]))
+    with pytest.raises(ValueError, match="Q .*Scale"):
+        LSHMIPS().fit(np.eye(2)).query_batch(np.array([[1e200, 0.0]]))

@@ -179,6 +179,9 @@ def test_infeasible_projection_satisfies_lemma_1_on_random_sets():
         assert status == "ok"
         assert n_lmo_calls == lmo.n_calls_
         dist2 = np.sum((x0 - y0) ** 2)
+        # One SHFW call (Lemma 6), within bound (4).
+        assert n_outer <= 1
+        assert n_lmo_calls <= infeasible_projection_lmo_bound(R, eps, 0.0)
         assert n_lmo_calls <= infeasible_projection_lmo_bound(R, eps, dist2)
         assert honest.contains(x, tol=1e-9)
         assert np.linalg.norm(y_tilde) <= R * (1 + 1e-12)
@@ -189,8 +192,9 @@ def test_infeasible_projection_satisfies_lemma_1_on_random_sets():
         assert lmo.n_calls_ == calls + 1
         # ... and independently.
         _assert_projection_property(lmo, honest, y0, y_tilde, rng, n_features)
-        n_nontrivial += n_outer > 1
-    assert n_nontrivial >= 3  # the loop of (39) ran several times
+        y1 = y0 / max(1.0, np.linalg.norm(y0) / R)
+        n_nontrivial += not np.allclose(y_tilde, y1)
+    assert n_nontrivial >= 3  # the step (39) pulled y several times
 
 
 def test_infeasible_projection_accepts_a_bare_callable():
@@ -219,40 +223,85 @@ def test_infeasible_projection_early_return_uses_y0_and_returns_y1():
     assert result.x is not x0
 
 
-def test_infeasible_projection_follows_algorithm_4():
-    # A plain transcription of Algorithms 3 and 4 gives the same output.
+def test_infeasible_projection_is_one_shfw_call_and_one_pull():
+    # A plain transcription of Algorithm 3, then the step (39) once, with
+    # gamma = 1 - sqrt(3 eps) / ||y_1 - x_1||.
     rng = np.random.RandomState(3)
     lmo, _ = _down_closed(rng, 4, 3)
     x0 = np.zeros(4)
     y0 = rng.uniform(0.5, 1.5, size=4)
     eps, R = 0.03, lmo.radius
 
-    def shfw(x, y):
-        calls = 0
-        while True:
-            v = _vertex(lmo, x - y)
-            calls += 1
-            if (x - y) @ (x - v) <= eps or np.sum((x - y) ** 2) <= 3 * eps:
-                return x, calls
-            sigma = np.clip((y - x) @ (v - x) / np.sum((v - x) ** 2), 0, 1)
-            x = x + sigma * (v - x)
-
-    y = y0 / max(1.0, np.linalg.norm(y0) / R)
-    gamma = 2 * eps / np.sum((x0 - y0) ** 2)
-    x, total, n_outer = x0, 0, 0
+    x, y, calls = x0, y0 / max(1.0, np.linalg.norm(y0) / R), 0
     while True:
-        x, calls = shfw(x, y)
-        total += calls
-        n_outer += 1
-        if np.sum((x - y) ** 2) > 3 * eps:
-            y = y - gamma * (y - x)
-        else:
+        v = _vertex(lmo, x - y)
+        calls += 1
+        if np.sum((x - y) ** 2) <= 3 * eps or (x - y) @ (x - v) <= eps:
             break
+        sigma = np.clip((y - x) @ (v - x) / np.sum((v - x) ** 2), 0, 1)
+        x = x + sigma * (v - x)
+    d = y - x
+    assert d @ d > 3 * eps  # separated: the pull is taken
+    gamma = 1 - np.sqrt(3 * eps * (1 - 1e-8)) / np.linalg.norm(d)
+    y = y - gamma * d
     result = infeasible_projection(lmo, x0, y0, eps)
     np.testing.assert_allclose(result.x, x, atol=1e-12)
     np.testing.assert_allclose(result.y_tilde, y, atol=1e-12)
-    assert (result.n_lmo_calls, result.n_outer) == (total, n_outer)
-    assert n_outer > 1
+    assert (result.n_lmo_calls, result.n_outer, result.status) == (calls, 1, "ok")
+
+
+def _lmo_with_budget(lmo, budget):
+    """A bare callable LMO that raises after ``budget`` calls (instead of hanging)."""
+    calls = []
+
+    def call(g):
+        calls.append(1)
+        if len(calls) > budget:
+            raise RuntimeError(f"more than {budget} LMO calls")
+        return lmo(g)
+
+    return call
+
+
+def test_infeasible_projection_of_a_far_point_ends_after_one_shfw_call():
+    # Issue 16: the printed gamma = 2 eps / ||x0 - y0||^2 moved y by 1e-9 of
+    # its distance per step here (bound (4) ~ 1e14 LMO calls).
+    lmo = BoxLMO(n_features=1)
+    budgeted = _lmo_with_budget(lmo, 1000)
+    y0 = np.array([-3000.0])
+    result = infeasible_projection(budgeted, np.zeros(1), y0, 0.005, radius=1.0)
+    assert result.status == "ok" and result.n_lmo_calls == 1 and result.n_outer == 1
+    np.testing.assert_array_equal(result.x, [0.0])
+    assert np.sum((result.x - result.y_tilde) ** 2) <= 3 * 0.005
+    assert check_infeasible_projection(lmo, y0, result.x, result.y_tilde, 0.005)
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e300, np.finfo(np.float64).max])
+def test_infeasible_projection_of_a_huge_point_is_its_radial_projection(scale):
+    # ||y0||^2 overflows: the radial projection onto R B keeps y0's direction
+    # (it was 0, with a RuntimeWarning), and the answer is certified.
+    lmo = CappedSimplexLMO(n_features=2)
+    y0 = np.array([scale, scale / 2])
+    x, y_tilde, _, _, status = infeasible_projection(lmo, np.zeros(2), y0, 0.01)
+    assert status == "ok"
+    np.testing.assert_allclose(x, [0.75, 0.25], atol=0.1)
+    assert np.sum((x - y_tilde) ** 2) <= 0.03
+    direction = y_tilde - x
+    assert direction @ np.array([1.0, 0.5]) > 0  # pulled from y0's side
+    assert np.all(np.isfinite(y_tilde)) and np.linalg.norm(y_tilde) <= 1.0
+
+
+def test_lmo_calls_are_capped_by_default():
+    # A tiny eps: Lemma 6 allows 27 R^2 / eps ~ 3e13 SHFW iterations (Frank-
+    # Wolfe's gap decays like 1/k against a face); the default caps at 10000.
+    lmo = CappedSimplexLMO(n_features=4)
+    budgeted = _lmo_with_budget(lmo, 20_000)
+    y = np.array([0.6, 0.5, 0.4, -1.0])  # projects inside a 2-face
+    x, n_lmo_calls, status = separating_hyperplane_fw(
+        budgeted, np.zeros(4), y, eps=1e-12
+    )
+    assert (n_lmo_calls, status) == (10_000, "max_lmo_calls")
+    assert lmo.contains(x, tol=1e-9)
 
 
 def test_infeasible_projection_cap_warns_and_keeps_37():
@@ -260,7 +309,7 @@ def test_infeasible_projection_cap_warns_and_keeps_37():
     lmo, honest = _down_closed(rng, 5, 3)
     x0 = np.zeros(5)
     y0 = np.full(5, 1.2)
-    eps = 1e-4
+    eps = 1e-8
     with pytest.warns(ConvergenceWarning, match="max_lmo_calls"):
         x, y_tilde, n_lmo_calls, n_outer, status = infeasible_projection(
             lmo, x0, y0, eps, max_lmo_calls=5

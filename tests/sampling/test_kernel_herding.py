@@ -534,3 +534,79 @@ def test_herding_multiset_is_the_weighted_subset(n_rows, n_samples, gamma, seed)
     np.testing.assert_allclose(
         counts / n_samples, _dense_weights(sampler, n_rows), atol=1e-12
     )
+
+
+# Numerical range (issue 16)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"kernel": "linear"},
+        {"kernel": "linear", "feature_map": "identity", "step": "fw"},
+        {"per_class": True, "step": "line_search"},
+    ],
+)
+def test_huge_sample_weights_give_finite_results(params):
+    # The total weight overflowed: 0 * inf weights, inf masses.
+    rng = np.random.RandomState(0)
+    X = rng.standard_normal((30, 2))
+    y = np.repeat([0, 1], 15)
+    sample_weight = np.full(30, 1e308)
+    sample_weight[::3] = 1e300
+    sampler = KernelHerdingSampler(5, **params).fit(X, y, sample_weight=sample_weight)
+    reference = KernelHerdingSampler(5, **params).fit(
+        X, y, sample_weight=sample_weight / 1e308
+    )
+    np.testing.assert_array_equal(sampler.sample_indices_, reference.sample_indices_)
+    np.testing.assert_allclose(sampler.sample_weights_, reference.sample_weights_)
+    np.testing.assert_allclose(sampler.mmd_history_, reference.mmd_history_)
+    assert np.isfinite(sampler.score(X))
+
+
+def test_per_class_with_nan_labels_names_y():
+    X = np.random.RandomState(0).standard_normal((6, 2))
+    y = np.array([0.0, 1.0, np.nan, 0.0, 1.0, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(ValueError, match="y contains NaN"):
+            KernelHerdingSampler(3, per_class=True).fit(X, y)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_data_whose_squares_overflow_is_refused(kernel):
+    X = np.random.RandomState(0).standard_normal((6, 2)) * 1e200
+    with pytest.raises(ValueError, match="X .*Scale"):
+        KernelHerdingSampler(3, kernel=kernel).fit(X)
+    sampler = KernelHerdingSampler(3, kernel=kernel).fit(X / 1e200)
+    with pytest.raises(ValueError, match="X .*Scale"):
+        sampler.score(X)
+
+
+def test_linear_kernel_score_of_large_data_is_finite():
+    # Within the square range, the sum of the n**2 kernel entries overflowed.
+    X = (np.random.RandomState(0).standard_normal((60, 2)) + 3.0) * 1e152
+    sampler = KernelHerdingSampler(5, kernel="linear").fit(X)
+    score = sampler.score(X)
+    diff = (
+        X.mean(axis=0) / 1e152
+        - sampler.sample_weights_ @ X[sampler.sample_indices_] / 1e152
+    )
+    assert score == pytest.approx(-(diff @ diff) * 1e304, rel=1e-9)
+
+
+def test_linear_nystroem_features_scale_with_the_data():
+    # Nystroem floors its eigenvalues at the absolute 1e-12: on duplicated
+    # rows of size 1e145 the zero eigenvalues blew the features up by 1e6
+    # (found by the property tests).
+    X = np.repeat(np.random.RandomState(0).standard_normal((3, 2)), 2, axis=0)
+    params = dict(feature_map="nystroem", kernel="linear", random_state=0)
+    small = KernelHerdingSampler(4, **params).fit(X)
+    large = KernelHerdingSampler(4, **params).fit(X * 1e145)
+    np.testing.assert_array_equal(large.sample_indices_, small.sample_indices_)
+    # Up to round-off relative to the largest squared MMD.
+    expected = small.mmd_history_ * 1e290
+    atol = 1e-9 * expected.max()
+    np.testing.assert_allclose(large.mmd_history_, expected, rtol=1e-7, atol=atol)
+    assert large.score(X * 1e145) == pytest.approx(small.score(X) * 1e290, abs=atol)

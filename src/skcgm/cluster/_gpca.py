@@ -12,11 +12,20 @@ from sklearn.base import (
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ..optim._gpca import SubspaceLoss, _sum_of_product
+from ..optim._gpca import (
+    SubspaceLoss,
+    _centered_moments,
+    _in_data_units,
+    _product_overflow_message,
+    _range_exponent,
+    _rescaled,
+    _sum_of_product,
+)
 from ..optim._sum_of_min import (
     SOLVER_CONSTRAINTS,
     _assign,
     _check_n_samples,
+    _check_weighted_samples,
     _inertia,
     _initialize,
     _Naming,
@@ -28,7 +37,7 @@ from ..optim._sum_of_min import (
 )
 from ..optim._sum_of_min_losses import group_membership
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
-from ..utils._validation import check_sample_weight
+from ..utils._validation import check_sample_weight, check_square_range
 
 # KMeans' words in the messages; the verbose lines of the sum-of-minimum model
 # report the inertia, those of the product model its own objective.
@@ -50,6 +59,23 @@ def _check_orthonormal(init, codim):
             "The normal bases in init must have orthonormal columns "
             "(init[j, :, :codim].T @ init[j, :, :codim] == I)."
         )
+
+
+def _labels_and_inertia(problem, params, weights, exponent, name):
+    """Nearest subspaces and the inertia, scaled back by :math:`2^e`.
+
+    ``name`` is the attribute or method the inertia goes to, for the error
+    raised when it exceeds the float64 range.
+    """
+    labels, _, objective, _ = _assign(problem, params, weights)
+    inertia = _in_data_units(
+        _inertia(problem, objective, weights),
+        exponent,
+        f"The {name} (weighted sum of squared distances) exceeds the float64 "
+        "range with this sample_weight and X. Scale sample_weight down: the "
+        "fitted subspaces do not depend on a common scale of the weights.",
+    )
+    return labels, float(inertia)
 
 
 def _empty_last(params, labels, n_clusters):
@@ -83,8 +109,9 @@ def _principal_complements(normals, statistics, counts, affine):
         complement = q[:, codim:]
         moment = statistics[0][j]
         if affine and counts[j] > 0:
-            sums = statistics[1][j]
-            moment = moment - np.outer(sums, sums) / counts[j]
+            moment = _centered_moments(
+                moment[None], statistics[1][j][None], counts[j : j + 1]
+            )[0][0]
         _, vectors = np.linalg.eigh(complement.T @ moment @ complement)
         bases[j] = complement @ vectors[:, ::-1]
     return bases
@@ -243,6 +270,19 @@ class GPCAClusterer(
     still empty at the end is moved after the others so that the labels are
     consecutive.
 
+    Numerical range: ``X`` whose squares would overflow its dtype is refused
+    with a ValueError before any work (by :meth:`fit`, :meth:`predict`,
+    :meth:`transform` and :meth:`score`). Data or ``sample_weight`` far from
+    unit scale (beyond :math:`2^{\\pm 256}` in float64, :math:`2^{\\pm 32}`
+    in float32) are fitted divided by a power of two, which is exact: the
+    bases and labels are those of the rescaled problem (the model is
+    equivariant to the scale of ``X`` and invariant to a common scale of the
+    weights), offsets, distances, objectives and inertia are scaled back, and
+    the ``verbose`` lines report the rescaled objective. A ValueError names
+    ``sample_weight`` when :attr:`inertia_` (or :meth:`score`) exceeds the
+    float64 range, and ``X`` when the sum-of-product objective, a product of
+    ``n_clusters`` squared distances, does.
+
     :meth:`transform` returns Euclidean distances to the subspaces,
     :math:`\\|(y - \\mu_j)^T A_j\\|`, like :meth:`sklearn.cluster.KMeans.transform`
     for centers; :meth:`score` is minus the weighted sum of squared distances
@@ -344,32 +384,48 @@ class GPCAClusterer(
             )
         return n_features - subspace_dim
 
-    def _params(self):
-        """The fitted parameters in the layout of :class:`SubspaceLoss`."""
-        if self.affine:
-            return np.concatenate(
-                [self.normal_bases_, self.offsets_[:, :, None]], axis=2
-            )
-        return self.normal_bases_
-
-    def _check_init(self, problem, codim):
+    def _check_init(self, n_features, codim):
         """Refuse an init array of the wrong co-dimension or not orthonormal.
 
-        The engine names a wrong number of clusters or of features.
+        The engine names a wrong number of clusters or of features. Returns
+        the offsets of a well-shaped affine init array, None otherwise.
         """
         shape = np.shape(self.init)
-        expected = (self.n_clusters, *problem.param_shape())
+        expected = (self.n_clusters, n_features, codim + int(self.affine))
         if len(shape) == 3 and shape[:2] == expected[:2] and shape != expected:
             offsets = " plus one column for the offsets" if self.affine else ""
             raise ValueError(
                 f"The shape of the initial normal bases {shape} does not match "
                 f"the co-dimension {codim} = n_features - subspace_dim{offsets}."
             )
-        if shape == expected:
-            _check_orthonormal(self.init, codim)
+        if shape != expected:
+            return None
+        _check_orthonormal(self.init, codim)
+        if not self.affine:
+            return None
+        offsets = np.asarray(self.init, dtype=np.float64)[..., codim]
+        check_square_range(offsets, input_name="init (its offsets)")
+        return offsets
 
-    def _bind(self, X):
-        return SubspaceLoss(self.normal_bases_.shape[2], self.affine).bind(X)
+    def _rescaled_problem(self, X):
+        """The problem of ``X`` and the fitted parameters, rescaled together.
+
+        ``X`` and the offsets are divided by the same power of two
+        :math:`2^e` when they are far from unit scale (distances scale by
+        :math:`2^e`, labels do not change); returns the problem, the
+        parameters in the layout of :class:`SubspaceLoss` and :math:`e`.
+        """
+        check_square_range(X, input_name="X")
+        offsets = self.offsets_ if self.affine else None
+        exponent = _range_exponent(X, offsets, dtype=X.dtype)
+        problem = SubspaceLoss(self.normal_bases_.shape[2], self.affine).bind(
+            _rescaled(X, exponent)
+        )
+        params = self.normal_bases_
+        if self.affine:
+            offsets = _rescaled(offsets, exponent)
+            params = np.concatenate([params, offsets[:, :, None]], axis=2)
+        return problem, params, exponent
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
@@ -393,6 +449,7 @@ class GPCAClusterer(
             Fitted estimator.
         """
         X = self._validate(X, reset=True)
+        check_square_range(X, input_name="X")
         codim = self._codim(X.shape[1])
         if self.model == "sum_of_product" and self.affine:
             raise ValueError(
@@ -400,17 +457,39 @@ class GPCAClusterer(
                 "sum-of-product model (5.1) is defined for linear subspaces."
             )
         sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
-        problem = SubspaceLoss(codim, self.affine).bind(X)
-        if not isinstance(self.init, str):
-            self._check_init(problem, codim)
-        n_init = _resolve_n_init(self.n_init, self.init, _NAMING)
+        init, init_offsets = self.init, None
+        if not isinstance(init, str):
+            init_offsets = self._check_init(X.shape[1], codim)
+        n_init = _resolve_n_init(self.n_init, init, _NAMING)
+
+        # The fit is equivariant to the scale of X (the bases do not change,
+        # offsets and distances scale with X) and invariant to that of the
+        # weights: data or weights far from unit scale are fitted divided by
+        # a power of two, exactly, and the results scaled back.
+        x_exponent = _range_exponent(X, init_offsets, dtype=X.dtype)
+        w_exponent = _range_exponent(sample_weight, dtype=X.dtype)
+        weights = _rescaled(sample_weight, w_exponent)
+        X_work = _rescaled(X, x_exponent)
+        if init_offsets is not None and _range_exponent(X_work, dtype=X.dtype):
+            # Offsets so much larger than the data that, at their scale, the
+            # squared distances within the data underflow the dtype.
+            raise ValueError(
+                "The offsets of init are too large for the scale of X: the "
+                f"squared distances between samples underflow {X.dtype.name} "
+                "at their scale. Give offsets at the scale of X or cast X to "
+                "float64."
+            )
+        if init_offsets is not None and x_exponent:
+            init = np.array(init, dtype=np.float64)
+            init[..., codim] = _rescaled(init_offsets, x_exponent)
+        problem = SubspaceLoss(codim, self.affine).bind(X_work)
 
         if self.model == "sum_of_min":
             result = _run_sum_of_minimum(
                 problem,
                 self.n_clusters,
-                sample_weight,
-                init=self.init,
+                weights,
+                init=init,
                 init_score="gap",
                 solver="exact",
                 n_init=n_init,
@@ -421,19 +500,27 @@ class GPCAClusterer(
                 verbose=self.verbose,
                 naming=_NAMING,
             )
-            params, labels = result.params, result.labels
-            history, n_iter = result.objective_history, result.n_iter
-            inertia = _inertia(problem, result.objective, sample_weight)
+            params, history = result.params, result.objective_history
+            n_iter, power = result.n_iter, 2
+            message = "The objective_ exceeds the float64 range: scale X down."
         else:
-            params, labels, history, n_iter = self._fit_sum_of_product(
-                problem, sample_weight, n_init
+            params, history, n_iter = self._fit_sum_of_product(
+                problem, init, weights, n_init
             )
-            _, _, objective, _ = _assign(problem, params, sample_weight)
-            inertia = _inertia(problem, objective, sample_weight)
+            power = 2 * self.n_clusters
+            message = _product_overflow_message(self.n_clusters)
+        history = _in_data_units(history, power * x_exponent, message)
+        # The labels of predict, through the same code (the sum-of-product
+        # sweeps measure distances in float64 whatever the dtype of X).
+        labels, inertia = _labels_and_inertia(
+            problem, params, weights, 2 * x_exponent + w_exponent, "inertia_"
+        )
+        if self.model == "sum_of_product":
+            _warn_if_fewer_distinct(labels, self.n_clusters, _NAMING)
 
         params, labels = _empty_last(params, labels, self.n_clusters)
-        membership = group_membership(labels, sample_weight, self.n_clusters)
-        counts = np.bincount(labels, weights=sample_weight, minlength=self.n_clusters)
+        membership = group_membership(labels, weights, self.n_clusters)
+        counts = np.bincount(labels, weights=weights, minlength=self.n_clusters)
         statistics = problem.group_statistics(membership)
         normals = params[..., :codim]
         self.labels_ = labels
@@ -442,7 +529,7 @@ class GPCAClusterer(
             normals, statistics, counts, self.affine
         ).astype(X.dtype, copy=False)
         self.offsets_ = (
-            params[..., codim]
+            np.ldexp(params[..., codim], x_exponent)
             if self.affine
             else np.zeros((self.n_clusters, X.shape[1]), dtype=X.dtype)
         )
@@ -453,9 +540,13 @@ class GPCAClusterer(
         self._n_features_out = self.n_clusters
         return self
 
-    def _fit_sum_of_product(self, problem, sample_weight, n_init):
-        """Algorithm 6 from the seeding of every run; the run of lowest objective."""
+    def _fit_sum_of_product(self, problem, init, sample_weight, n_init):
+        """Algorithm 6 from the seeding of every run; the run of lowest objective.
+
+        Returns its bases, objective history and number of sweeps.
+        """
         _check_n_samples(problem, self.n_clusters)
+        _check_weighted_samples(init, sample_weight, self.n_clusters, _NAMING)
         random_state = check_random_state(self.random_state)
         # The engine's seed protocol, so that both models start from the same
         # bases under the same random_state.
@@ -463,9 +554,9 @@ class GPCAClusterer(
 
         def run(seed, write=None):
             progress = _Progress(write)
-            init = _initialize(
+            start = _initialize(
                 problem,
-                self.init,
+                init,
                 self.n_clusters,
                 sample_weight,
                 "gap",
@@ -474,13 +565,12 @@ class GPCAClusterer(
             )
             progress("Initialization complete")
             return _sum_of_product(
-                problem.X, init, sample_weight, self.max_iter, progress
+                problem.X, start, sample_weight, self.max_iter, progress
             )
 
         runs = _run_restarts(run, seeds, self.n_jobs, self.verbose)
-        params, labels, history, n_iter = min(runs, key=lambda run: run[2][-1])
-        _warn_if_fewer_distinct(labels, self.n_clusters, _NAMING)
-        return params.astype(problem.X.dtype, copy=False), labels, history, n_iter
+        params, _, history, n_iter = min(runs, key=lambda run: run[2][-1])
+        return params.astype(problem.X.dtype, copy=False), history, n_iter
 
     def predict(self, X):
         """Predict the nearest subspace of each sample.
@@ -497,8 +587,9 @@ class GPCAClusterer(
             :math:`\\|(y - \\mu_j)^T A_j\\|`, ties going to the lowest index.
         """
         X = self._validate(X, reset=False)
+        problem, params, _ = self._rescaled_problem(X)
         weights = np.ones(X.shape[0], dtype=X.dtype)
-        labels, _, _, _ = _assign(self._bind(X), self._params(), weights)
+        labels, _, _, _ = _assign(problem, params, weights)
         return labels
 
     def transform(self, X):
@@ -517,7 +608,10 @@ class GPCAClusterer(
             objective).
         """
         X = self._validate(X, reset=False)
-        return np.sqrt(2 * self._bind(X).loss_matrix(self._params()))
+        problem, params, exponent = self._rescaled_problem(X)
+        distances = np.sqrt(2 * problem.loss_matrix(params))
+        with np.errstate(under="ignore"):
+            return np.ldexp(distances, exponent)
 
     def score(self, X, y=None, sample_weight=None):
         """Opposite of the sum of squared distances to the nearest subspace.
@@ -541,10 +635,14 @@ class GPCAClusterer(
             greater is better, as in :meth:`sklearn.cluster.KMeans.score`.
         """
         X = self._validate(X, reset=False)
+        problem, params, exponent = self._rescaled_problem(X)
         sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
-        problem = self._bind(X)
-        _, _, objective, _ = _assign(problem, self._params(), sample_weight)
-        return -_inertia(problem, objective, sample_weight)
+        w_exponent = _range_exponent(sample_weight, dtype=X.dtype)
+        weights = _rescaled(sample_weight, w_exponent)
+        _, inertia = _labels_and_inertia(
+            problem, params, weights, 2 * exponent + w_exponent, "score"
+        )
+        return -inertia
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -17,10 +17,11 @@ from ..optim._sum_of_min import (
     _assign,
     _inertia,
     _Naming,
+    _normalized_weights,
     _run_sum_of_minimum,
 )
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
-from ..utils._validation import check_sample_weight
+from ..utils._validation import check_sample_weight, check_square_range
 
 # KMeans' words in the messages and the verbose lines.
 _NAMING = _Naming(
@@ -96,7 +97,10 @@ class SumOfMinKMeans(
     learning_rate : float, default=None
         Step size :math:`\\gamma` of 'gd' and 'momentum'. None means
         :math:`1/L = 1` for 'gd' (Theorem 4.6; then 'gd' equals 'exact') and
-        :math:`1 - \\beta` for 'momentum'. Ignored by 'exact'.
+        :math:`1 - \\beta` for 'momentum'. Ignored by 'exact'. A step so large
+        that a run diverges (its centers overflow, or its last objective
+        exceeds its initial one) cuts the run back to its centers of lowest
+        objective, with a :class:`~sklearn.exceptions.ConvergenceWarning`.
 
     reclassify_every : int, default=1
         Recompute the partition every ``reclassify_every`` iterations (the
@@ -281,7 +285,7 @@ class SumOfMinKMeans(
     def _validate(self, X, reset):
         if not reset:
             check_is_fitted(self)
-        return validate_data(
+        X = validate_data(
             self,
             X,
             accept_sparse="csr",
@@ -289,6 +293,8 @@ class SumOfMinKMeans(
             accept_large_sparse=False,
             reset=reset,
         )
+        check_square_range(X, input_name="X")
+        return X
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
@@ -305,15 +311,27 @@ class SumOfMinKMeans(
 
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights of the samples in the objective, the seeding
-            and the center updates. None means unit weights.
+            and the center updates. None means unit weights. Only their
+            ratios change the centers; a ValueError is raised when the
+            inertia, their weighted sum of squared distances, exceeds the
+            float64 range.
 
         Returns
         -------
         self : object
             Fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` holds values whose squares overflow its dtype (scale it
+            first), or if the inertia overflows float64 (scale
+            ``sample_weight`` down).
         """
         X = self._validate(X, reset=True)
-        sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+        # float64 whatever the dtype of X: weights beyond float32's range are
+        # valid, the engine normalizes them.
+        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         problem = self._bind(X)
         result = _run_sum_of_minimum(
             problem,
@@ -410,9 +428,10 @@ class SumOfMinKMeans(
             that greater is better, as in :meth:`sklearn.cluster.KMeans.score`.
         """
         X = self._validate(X, reset=False)
-        sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         problem = self._bind(X)
-        _, _, objective, _ = _assign(problem, self.cluster_centers_, sample_weight)
+        weights = _normalized_weights(sample_weight)
+        _, _, objective, _ = _assign(problem, self.cluster_centers_, weights)
         return -_inertia(problem, objective, sample_weight)
 
     def __sklearn_tags__(self):

@@ -35,9 +35,10 @@ from ..utils._sklearn_compat import (
     _fit_context,
     validate_data,
 )
-from ..utils._validation import check_sample_weight
+from ..utils._validation import check_sample_weight, check_square_range
 
 _MAX_SEED = np.iinfo(np.int32).max
+_FLOAT64_MAX = float(np.finfo(np.float64).max)
 
 
 # Losses of SGDClassifier, written in the margin z = y p (y in {-1, +1}, p the
@@ -193,7 +194,8 @@ def _run_epoch(
     in that order. Returns the state, the intercept, its squared-gradient sum
     and the epoch's objective (NaN when ``need_loss`` is False). Raises
     SGDClassifier's ValueError as soon as a step overflows, in float64 or in
-    the dtype of ``coef_`` (``options['coef_max']``).
+    the dtype of ``coef_`` (``options['coef_max']``), coefficients or
+    decision values on the training rows alike.
     """
     take, matvec, rmatvec = rows.take, rows.matvec, rows.rmatvec
     eta, delta = options["eta0"], options["delta"]
@@ -201,10 +203,7 @@ def _run_epoch(
     batch_size = options["batch_size"]
     fit_intercept = options["fit_intercept"]
     n_features = options["n_features"]
-    coef_max = options["coef_max"]
-    # float64 iterates are checked by the step; a float32 coef_ overflows
-    # earlier.
-    check_coef = coef_max < np.finfo(np.float64).max
+    coef_max, x_max = options["coef_max"], options["x_max"]
     n_samples = y.shape[0]
     loss_sum = 0.0
     penalty_sum = 0.0
@@ -232,9 +231,17 @@ def _run_epoch(
             grad_intercept = float(coeff.sum())
             intercept_sq += grad_intercept * grad_intercept
             intercept -= eta * grad_intercept / (delta + np.sqrt(intercept_sq))
-        # "not <=" also catches NaN.
-        if not abs(intercept) <= coef_max or (
-            check_coef and np.abs(state.coef[:n_features]).max() > coef_max
+        # The decision values |<a, coef> + b| are at most ||coef||_1 max|a| +
+        # |b|: kept in the range of coef_'s dtype, so that coef_ and the
+        # decision values on the training rows are finite (a float32 coef_
+        # overflows before the float64 iterates). The intercept's
+        # squared-gradient sum can overflow without moving the intercept (its
+        # step is then 0). "not <=" also catches NaN.
+        coef_norm = float(np.abs(state.coef[:n_features]).sum())
+        if not (
+            coef_norm <= coef_max
+            and coef_norm * x_max + abs(intercept) <= coef_max
+            and intercept_sq <= _FLOAT64_MAX
         ):
             raise _overflow_error(epoch)
     objective = (loss_sum + penalty_sum) / n_samples if need_loss else np.nan
@@ -820,6 +827,7 @@ class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
             reset=reset,
         )
         check_classification_targets(y)
+        check_square_range(X)
         return X, y
 
     def _init_solution(self, n_features, n_problems, seed, coef_init, intercept_init):
@@ -885,6 +893,9 @@ class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
             n_features=X.shape[1],
             # The largest coefficient coef_ (in the dtype of X) can hold.
             coef_max=float(np.finfo(X.dtype).max),
+            # The largest absolute value of the training rows, which bounds
+            # the decision values with ||coef||_1.
+            x_max=float(np.abs(X.data if sp.issparse(X) else X).max(initial=0.0)),
             caller_pid=os.getpid(),
         )
 
@@ -1085,6 +1096,9 @@ class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
         # summing to the number of samples make an integer weight a repeated
         # sample (scikit-learn's ElasticNet rescales its sample weights so).
         weights = sample_weight * class_weight[np.searchsorted(classes, y)]
+        # Divided by the largest first: weights near the float64 maximum
+        # would overflow their sum.
+        weights /= weights.max()
         weights *= y.shape[0] / weights.sum()
         n_iter, n_steps, best_loss, scores = self._run(
             X,

@@ -28,9 +28,10 @@ from ..utils._sklearn_compat import (
     _fit_context,
     validate_data,
 )
-from ..utils._validation import check_sample_weight
+from ..utils._validation import check_sample_weight, check_square_range
 
 _MAX_SEED = np.iinfo(np.int32).max
+_FLOAT64_MAX = float(np.finfo(np.float64).max)
 
 _LOSS = LogisticLoss()
 
@@ -66,8 +67,12 @@ def _fit_binary(X, signs, weights, x0, *, options, seed):
     # S = sum_i s_i: the solver's (1/n) sum_i u_i f(a_i^T x) + (alpha/2)||w||^2
     # with u = s n / S and alpha = 1 / (C S), the scaling scikit-learn's own
     # solvers use (so that tol means the same for both).
-    total_weight = float(weights.sum())
-    u = weights * (n_samples / total_weight)
+    # Divided by the largest weight first, so that weights up to the float64
+    # maximum do not overflow their sum; C S beyond it is alpha = 0.
+    largest = float(weights.max())
+    relative = weights / largest
+    total_weight = largest * float(relative.sum())
+    u = relative * (n_samples / float(relative.sum()))
     alpha = 0.0 if options["penalty"] is None else 1.0 / (options["C"] * total_weight)
 
     sampling = options["sampling"]
@@ -316,7 +321,9 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
         (:math:`F(x_t)`, the mean form above), ``'grad_norm'``
         (:math:`\\|\\nabla F(x_t)\\|`), ``'prox_weight'`` (:math:`\\lambda_t`),
         ``'radius'`` (:math:`r_t`), ``'total_sensitivity'``
-        (:math:`\\sum_i \\sigma_i`, NaN unless 'local_sensitivity'),
+        (:math:`\\sum_i \\sigma_i`, NaN unless 'local_sensitivity'; ``inf``
+        when the bound exceeds the float64 range, the round then drawing by
+        the leverage scores),
         ``'n_inner_iter'`` (cumulative inner gradient steps) and
         ``'n_distinct'`` (distinct rows sampled in the round).
 
@@ -579,6 +586,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
             reset=True,
         )
         check_classification_targets(y)
+        check_square_range(X)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         classes = np.unique(y)
         class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
@@ -592,6 +600,19 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
                 f"{', '.join(map(repr, weighted_classes)) or 'none'}."
             )
         n_samples, n_features = X.shape
+        if self.penalty is not None:
+            # alpha = 1 / (C S) of the solver's mean form, S the total weight
+            # (summed relative to the largest, which cannot overflow).
+            largest = float(weights.max())
+            total_weight = largest * float((weights / largest).sum())
+            # In Python floats, which overflow to inf without a warning.
+            if not float(self.C) * total_weight * _FLOAT64_MAX > 1.0:
+                raise ValueError(
+                    f"C={self.C!r} times the total sample weight "
+                    f"({total_weight:.3g}) is too small: the penalty 1 / (C * "
+                    "sum(sample_weight)) exceeds the float64 range. Increase C "
+                    "or scale up the sample weights."
+                )
         if isinstance(self.sample_size, Integral) and self.sample_size > n_samples:
             raise ValueError(
                 f"sample_size={self.sample_size} exceeds n_samples={n_samples}; "

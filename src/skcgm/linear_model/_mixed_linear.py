@@ -12,10 +12,11 @@ from ..optim._sum_of_min import (
     SOLVER_CONSTRAINTS,
     _assign,
     _Naming,
+    _normalized_weights,
     _run_sum_of_minimum,
 )
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
-from ..utils._validation import check_sample_weight
+from ..utils._validation import check_sample_weight, check_square_range
 
 # KMeans' words in the messages, with components for clusters; the verbose
 # lines report the objective (penalty included), there being no inertia.
@@ -85,7 +86,9 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         The penalty :math:`\\alpha > 0` (the paper's :math:`\\lambda`; its
         experiments use 0.01). It makes every per-sample loss strongly convex,
         its minimizer unique and the component update a well-posed ridge; use
-        a tiny value (1e-8, say) for the unregularized problem (1.3).
+        a tiny value (1e-8, say) for the unregularized problem (1.3). Values
+        beyond ``np.finfo(np.float64).max / (16 * n_coefficients)``, whose
+        penalty overflows, are refused.
 
     fit_intercept : bool, default=False
         Whether every component has an intercept, not penalized. The paper's
@@ -128,7 +131,11 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         :math:`L = \\max_i \\|a_i\\|^2 + \\alpha`, per iteration (Algorithm 2,
         Theorem 4.6); 'momentum' is Algorithm 3 with the engine's defaults
         (:func:`skcgm.optim.sum_of_minimum`: momentum 0.5, size-change factor
-        1.5, step :math:`0.5/L`).
+        1.5, step :math:`0.5/L`). A 'momentum' run whose objective ends above
+        its initial value is cut back to its iterate of lowest objective,
+        with a :class:`~sklearn.exceptions.ConvergenceWarning`. A component
+        whose ridge system is singular within rounding (fewer samples than
+        features, of large scale) is solved in the range of its samples.
 
     n_init : 'auto' or int, default='auto'
         Number of runs with different seeds; the run of lowest objective is
@@ -309,14 +316,24 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
             return np.hstack([self.coef_, self.intercept_[:, None]])
         return self.coef_
 
-    def _validate(self, X, y=None):
-        """Validate new data against the fitted estimator."""
-        check_is_fitted(self)
-        if y is None:
-            return validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+    def _validate(self, X, *y, reset=False):
+        """Validate ``X`` or ``(X, y)``, new data unless ``reset``.
+
+        Finite, and squares within range: ``y`` (a required target when
+        given, even None) is checked against the range of the dtype of ``X``,
+        to which it is cast.
+        """
+        if not reset:
+            check_is_fitted(self)
+        if not y:
+            X = validate_data(self, X, dtype=[np.float64, np.float32], reset=reset)
+            check_square_range(X, input_name="X")
+            return X
         X, y = validate_data(
-            self, X, y, dtype=[np.float64, np.float32], y_numeric=True, reset=False
+            self, X, *y, dtype=[np.float64, np.float32], y_numeric=True, reset=reset
         )
+        check_square_range(X, input_name="X")
+        check_square_range(y, input_name="y", dtype=X.dtype)
         return X, y.astype(X.dtype, copy=False)
 
     def _resolve_init(self, n_features):
@@ -370,15 +387,14 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         self : object
             Fitted estimator.
         """
-        X, y = validate_data(
-            self, X, y, dtype=[np.float64, np.float32], y_numeric=True, reset=True
-        )
-        y = y.astype(X.dtype, copy=False)
+        X, y = self._validate(X, y, reset=True)
         if X.shape[0] < self.n_components:
             raise ValueError(
                 f"n_samples={X.shape[0]} should be >= n_components={self.n_components}."
             )
-        sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+        # float64 whatever the dtype of X: weights beyond float32's range are
+        # valid, the engine normalizes them.
+        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         problem = self._bind(X, y)
         result = _run_sum_of_minimum(
             problem,
@@ -402,8 +418,11 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
             self.intercept_ = result.params[:, n_features].copy()
         else:
             self.intercept_ = np.zeros(self.n_components, dtype=X.dtype)
+        # Normalized first: the sum of huge weights may overflow.
         weights = np.bincount(
-            result.labels, weights=sample_weight, minlength=self.n_components
+            result.labels,
+            weights=_normalized_weights(sample_weight),
+            minlength=self.n_components,
         )
         self.weights_ = weights / weights.sum()
         self.labels_ = result.labels
@@ -506,7 +525,10 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         """
         X, y = self._validate(X, y)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        residuals = X @ self.coef_.T + self.intercept_ - y[:, None]
+        sample_weight = _normalized_weights(sample_weight)
+        # In float64: the squares of float32 residuals may exceed float32.
+        coef, intercept = self.coef_.astype(np.float64), self.intercept_
+        residuals = X.astype(np.float64) @ coef.T + intercept - y[:, None]
         smallest = 0.5 * np.min(residuals * residuals, axis=1)
         return float(smallest @ sample_weight / sample_weight.sum())
 

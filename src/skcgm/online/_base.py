@@ -20,7 +20,9 @@ from sklearn.utils import check_random_state
 
 from ..oracles._lmo import _check_positive
 from ..oracles._params import _is_finite_real, _ParamsMixin
+from ..oracles._projection import _MAX_RADIUS
 from ..utils._sklearn_compat import HasMethods, Interval
+from ..utils._validation import check_square_range
 
 # The (1 - 1/e) factor of the boosted gradient, eq. (3).
 _ONE_MINUS_INV_E = 1.0 - np.exp(-1.0)
@@ -65,16 +67,45 @@ def _lmo_n_features(owner, lmo):
 
 
 def _lmo_radius(owner, lmo, radius):
-    """The radius R of Assumption A1: ``radius`` if given, else ``lmo.radius``."""
+    """The radius R of Assumption A1: ``radius`` if given, else ``lmo.radius``.
+
+    A ValueError when its square would overflow (issue 16's range policy).
+    """
     if radius is not None:
-        return float(radius)
-    value = getattr(lmo, "radius", None)
-    if value is None:
+        name, value = "radius", float(radius)
+    else:
+        value = getattr(lmo, "radius", None)
+        if value is None:
+            raise ValueError(
+                f"{owner} needs the radius R = max ||x|| of the decision set: "
+                f"the LMO {lmo!r} has no radius, pass radius=..."
+            )
+        name = "radius (from lmo.radius)"
+        value = _check_positive(owner, name, value, allow_none=False)
+    if value > _MAX_RADIUS:
         raise ValueError(
-            f"{owner} needs the radius R = max ||x|| of the decision set: the "
-            f"LMO {lmo!r} has no radius, pass radius=..."
+            f"The '{name}' parameter of {owner} is {value:.3g}: its square "
+            f"overflows float64 (radii up to {_MAX_RADIUS:.3g} are accepted). "
+            "Scale the decision set and the gradients down by a common factor."
         )
-    return _check_positive(owner, "radius (from lmo.radius)", value, allow_none=False)
+    return value
+
+
+def _check_origin(owner, lmo, n_features):
+    """ValueError unless the set contains 0, where the learner starts.
+
+    Asks ``lmo.contains_origin``, else ``lmo.contains(0)``; an LMO with
+    neither is trusted (Assumption A1).
+    """
+    inside = getattr(lmo, "contains_origin", None)
+    if inside is None and callable(getattr(lmo, "contains", None)):
+        inside = lmo.contains(np.zeros(n_features))
+    if inside is not None and not inside:
+        raise ValueError(
+            f"{owner} starts at x_1 = 0, so the decision set must contain the "
+            f"origin (Assumption A1); the 'lmo' parameter {lmo!r} does not. Use "
+            "a set that contains 0, e.g. CappedSimplexLMO instead of SimplexLMO."
+        )
 
 
 def _vertex(lmo, direction):
@@ -254,14 +285,24 @@ class BaseOnlineLearner(_ParamsMixin):
                 f"have shape {shape} (that of the query point); got "
                 f"{gradient.shape}."
             )
+        owner = type(self).__name__
         if not np.all(np.isfinite(gradient)):
-            raise ValueError(
-                f"The 'gradient' passed to {type(self).__name__}.update must be finite."
-            )
-        if reward is not None and not _is_finite_real(reward):
-            raise ValueError(
-                f"The 'reward' passed to {type(self).__name__}.update must be a "
-                f"finite real number or None; got {reward!r}."
+            raise ValueError(f"The 'gradient' passed to {owner}.update must be finite.")
+        # The learners square the gradients (norms, G, distances).
+        check_square_range(
+            np.atleast_2d(gradient),
+            input_name=f"The 'gradient' passed to {owner}.update",
+        )
+        if reward is not None:
+            if not _is_finite_real(reward):
+                raise ValueError(
+                    f"The 'reward' passed to {owner}.update must be a finite "
+                    f"real number or None; got {reward!r}."
+                )
+            # Summed over the horizon for the progress report.
+            check_square_range(
+                np.array([reward], dtype=np.float64),
+                input_name=f"The 'reward' passed to {owner}.update",
             )
         self._update(gradient.copy())
         self.n_rounds_ += 1

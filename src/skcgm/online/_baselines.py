@@ -15,12 +15,15 @@ from numbers import Integral
 
 import numpy as np
 
+from ..oracles._projection import _norm
 from ..utils._sklearn_compat import Interval, StrOptions
+from ..utils._validation import check_square_range
 from ._base import (
     _ONE_MINUS_INV_E,
     _POSITIVE_OR_NONE,
     _RANDOM_STATE,
     BaseOnlineLearner,
+    _check_origin,
     _check_rng,
     _lmo_radius,
     _resolve_block_size,
@@ -45,6 +48,38 @@ def _float_or_none(value):
     return None if value is None else float(value)
 
 
+def _ogd_step(learner, grad_bound, source, numerator):
+    """eta = 2 R / (G sqrt(T)), or a ValueError naming ``source`` on overflow."""
+    with np.errstate(over="ignore", divide="ignore"):
+        step = float(2.0 * learner.radius_ / (grad_bound * math.sqrt(learner.horizon)))
+    if not math.isfinite(step):
+        raise ValueError(
+            f"{source} gives a gradient bound G = {grad_bound:.3g} so small "
+            f"that the step eta = {numerator} / (G sqrt(T)) overflows; scale the "
+            f"gradients up or pass step_size=... to {type(learner).__name__}."
+        )
+    return step
+
+
+def _checked_step(learner, step_size, gradient):
+    """``step_size * gradient``, or a ValueError when its squares overflow.
+
+    The projection squares the point it projects; a step this large is a
+    step_size out of scale with the gradients.
+    """
+    with np.errstate(over="ignore"):
+        step = step_size * gradient
+    owner = type(learner).__name__
+    check_square_range(
+        np.atleast_2d(step),
+        input_name=(
+            f"The ascent step step_size * gradient of {owner}.update "
+            f"(step_size={step_size:.3g})"
+        ),
+    )
+    return step
+
+
 class _ProjectedAscent(BaseOnlineLearner):
     """x_{t+1} = Pi_K[x_t + eta gamma g_t], optionally boosted."""
 
@@ -61,15 +96,20 @@ class _ProjectedAscent(BaseOnlineLearner):
         owner = type(self).__name__
         self._project = _check_project(owner, self.lmo)
         self.radius_ = _lmo_radius(owner, self.lmo, self.radius)
+        _check_origin(owner, self.lmo, self.n_features_)
         self._gamma = _ONE_MINUS_INV_E if self._boosted else 1.0
         self.grad_bound_ = _float_or_none(self.grad_bound)
         self.step_size_ = _float_or_none(self.step_size)
         if self.step_size_ is None and self.grad_bound_ is not None:
-            self.step_size_ = self._default_step(self.grad_bound_)
+            self.step_size_ = self._default_step(
+                self.grad_bound_, f"The 'grad_bound' parameter of {owner}"
+            )
 
-    def _default_step(self, grad_bound):
+    def _default_step(self, grad_bound, source):
         # The standard OGD tuning eta = D / (gamma G sqrt(T)), D = 2R >= diam.
-        return 2.0 * self.radius_ / (self._gamma * grad_bound * math.sqrt(self.horizon))
+        return _ogd_step(
+            self, self._gamma * grad_bound, source, f"{2.0 / self._gamma:.3g} R"
+        )
 
     def _start(self):
         self._rng = _check_rng(getattr(self, "random_state", None))
@@ -86,12 +126,14 @@ class _ProjectedAscent(BaseOnlineLearner):
 
     def _update(self, gradient):
         if self.step_size_ is None:
-            norm = math.sqrt(float(np.dot(gradient, gradient)))
+            norm = _norm(gradient)
             if norm == 0:
                 return  # any step: the point does not move
+            self.step_size_ = self._default_step(
+                norm, f"The 'gradient' passed to {type(self).__name__}.update"
+            )
             self.grad_bound_ = norm
-            self.step_size_ = self._default_step(norm)
-        y = self._x + self.step_size_ * self._gamma * gradient
+        y = self._x + _checked_step(self, self.step_size_ * self._gamma, gradient)
         self._x = np.array(self._project(y), dtype=np.float64)
         self.n_projections_ += 1
 
@@ -110,13 +152,15 @@ class OGA(_ProjectedAscent):
     Parameters
     ----------
     lmo : LMO
-        The decision set; must have ``project`` (an exact Euclidean
-        projection) and a known ``n_features``.
+        The decision set; must contain 0 (the first decision; a ValueError
+        otherwise), have ``project`` (an exact Euclidean projection) and a
+        known ``n_features``.
     horizon : int
         The number of rounds :math:`T`.
     step_size : float, default=None
         :math:`\eta`. None is :math:`2R / (G \sqrt T)` (:math:`2R` bounds the
-        diameter).
+        diameter). A step whose product with a gradient has squares that
+        overflow raises a ValueError in :meth:`update`.
     radius : float, default=None
         :math:`R`; None takes ``lmo.radius``.
     grad_bound : float, default=None
@@ -198,7 +242,8 @@ class OBGA(_ProjectedAscent):
     Parameters
     ----------
     lmo : LMO
-        The decision set; must have ``project`` and a known ``n_features``.
+        The decision set; must contain 0 (the first decision; a ValueError
+        otherwise), have ``project`` and a known ``n_features``.
     horizon : int
         The number of rounds :math:`T`.
     step_size : float, default=None
@@ -315,7 +360,8 @@ class _FTPL:
 class _ProjectedOracles:
     """K online linear maximization oracles: projected gradient ascent."""
 
-    def __init__(self, project, n_oracles, n_features, step_size):
+    def __init__(self, learner, project, n_oracles, n_features, step_size):
+        self.learner = learner
         self.project = project
         self.v = np.zeros((n_oracles, n_features))
         self.step_size = step_size
@@ -324,8 +370,9 @@ class _ProjectedOracles:
         return self.v
 
     def feed(self, rewards):
+        steps = _checked_step(self.learner, self.step_size, rewards)
         self.v = np.array(
-            [self.project(v + self.step_size * r) for v, r in zip(self.v, rewards)],
+            [self.project(v + step) for v, step in zip(self.v, steps)],
             dtype=np.float64,
         )
 
@@ -346,7 +393,7 @@ def _frank_wolfe_path(v):
 
 
 def _grad_scale(gradients):
-    return float(np.max(np.sqrt(np.sum(gradients * gradients, axis=-1))))
+    return max(_norm(row) for row in gradients)
 
 
 class MetaFW(BaseOnlineLearner):
@@ -377,8 +424,9 @@ class MetaFW(BaseOnlineLearner):
     Parameters
     ----------
     lmo : LMO
-        The decision set; ``n_features`` must be known, and ``project``
-        exist for ``online_oracle='projection'``.
+        The decision set; ``n_features`` must be known. For
+        ``online_oracle='projection'``, ``project`` must exist and the set
+        contain 0 (where the oracles start; a ValueError otherwise).
     horizon : int
         The number of rounds :math:`T`.
     n_oracles : int, default=None
@@ -505,6 +553,8 @@ class MetaFW(BaseOnlineLearner):
         self.grad_bound_ = _float_or_none(self.grad_bound)
         if self.online_oracle == "projection":
             self._project = _check_project(owner, self.lmo)
+            # The oracles start at v = 0, so the first decision is 0.
+            _check_origin(owner, self.lmo, self.n_features_)
             if self._step_size is None:
                 self.radius_ = _lmo_radius(owner, self.lmo, self.radius)
 
@@ -522,8 +572,13 @@ class MetaFW(BaseOnlineLearner):
         else:
             step = self._step_size
             if step is None and self.grad_bound_ is not None:
-                step = 2 * self.radius_ / (self.grad_bound_ * math.sqrt(self.horizon))
-            self._oracles = _ProjectedOracles(self._project, K, n, step)
+                step = _ogd_step(
+                    self,
+                    self.grad_bound_,
+                    f"The 'grad_bound' parameter of {type(self).__name__}",
+                    "2 R",
+                )
+            self._oracles = _ProjectedOracles(self, self._project, K, n, step)
 
     def _decision(self):
         v = self._oracles.decisions()
@@ -544,8 +599,11 @@ class MetaFW(BaseOnlineLearner):
                 if self.online_oracle == "ftpl" and self._sigma is None:
                     self._oracles.sigma = scale * math.sqrt(self.horizon)
                 if self.online_oracle == "projection" and self._step_size is None:
-                    self._oracles.step_size = (
-                        2 * self.radius_ / (scale * math.sqrt(self.horizon))
+                    self._oracles.step_size = _ogd_step(
+                        self,
+                        scale,
+                        f"The 'gradient' passed to {type(self).__name__}.update",
+                        "2 R",
                     )
         if self.online_oracle == "projection":
             if self._oracles.step_size is None:

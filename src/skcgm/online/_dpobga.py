@@ -12,11 +12,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..oracles._projection import _norm
 from ._base import _RANDOM_STATE, _check_rng
 from ._boosting import sample_boosting_z
 from ._pobga import (
+    _ascent_target,
     _BlockedBoostedAscent,
-    _norm,
     _resolve_schedule,
     _theory_step,
 )
@@ -141,6 +142,9 @@ class DPOBGA(_BlockedBoostedAscent):
         the estimates coincide).
     boosting : bool, default=True
         As in :class:`POBGA`.
+    max_lmo_calls : int, default=None
+        Cap on the LMO calls of one infeasible projection of one node, as in
+        :class:`POBGA` (None is :math:`\max(1000, 10K)`).
     random_state : int, RandomState, Generator, sequence of int or None, default=None
         The :math:`z_t^i` streams, one RandomState per node, each drawing once
         per round in :meth:`query_point` in node order. A sequence of
@@ -177,6 +181,8 @@ class DPOBGA(_BlockedBoostedAscent):
         The step of every node (NaN until known).
     grad_bound_ : float or None
         The given gradient bound, if any.
+    max_lmo_calls_ : int
+        The cap on the LMO calls of one infeasible projection of one node.
     n_rounds_ : int
         Rounds completed.
     n_grad_calls_ : int
@@ -251,6 +257,7 @@ class DPOBGA(_BlockedBoostedAscent):
         radius=None,
         grad_bound=None,
         boosting=True,
+        max_lmo_calls=None,
         random_state=None,
         verbose=0,
     ):
@@ -264,6 +271,7 @@ class DPOBGA(_BlockedBoostedAscent):
         self.radius = radius
         self.grad_bound = grad_bound
         self.boosting = boosting
+        self.max_lmo_calls = max_lmo_calls
         self.random_state = random_state
         self.verbose = verbose
 
@@ -325,7 +333,11 @@ class DPOBGA(_BlockedBoostedAscent):
 
     def _node_step(self, i):
         if np.isnan(self.step_sizes_[i]) and self._max_grad_norms[i] > 0:
-            self.step_sizes_[i] = _theory_step(self, float(self._max_grad_norms[i]))
+            self.step_sizes_[i] = _theory_step(
+                self,
+                float(self._max_grad_norms[i]),
+                f"Row {i} of the 'gradient' passed to {type(self).__name__}.update",
+            )
         step = self.step_sizes_[i]
         return 0.0 if np.isnan(step) else float(step)
 
@@ -338,10 +350,12 @@ class DPOBGA(_BlockedBoostedAscent):
         lmo_calls = np.empty(N, dtype=np.int64)
         statuses = []
         for i in range(N):
-            y = self._y_mix[i] + self._node_step(i) * self._grad_sum[i]
+            y = _ascent_target(
+                self, self._y_mix[i], self._node_step(i), self._grad_sum[i]
+            )
             dist2[i] = float(np.sum((self._x_mix[i] - y) ** 2))
             before = self.n_lmo_calls_
-            new_x[i], new_y[i], result = self._project(self._x_mix[i], y)
+            new_x[i], new_y[i], result = self._project(self._x_mix[i], y, node=i)
             lmo_calls[i] = self.n_lmo_calls_ - before
             statuses.append(result.status)
         self.n_lmo_calls_per_node_ += lmo_calls

@@ -649,7 +649,16 @@ def _update(state, g, projection, eta, lam1, lam2, tau, delta, variant):
 
     # 3. Composite step.
     if l1:
-        x_new, step_flops = _l1_step(x, g, Pi, c2, V, kappa, dvec, eta, lam1, lam2)
+        try:
+            x_new, step_flops = _l1_step(x, g, Pi, c2, V, kappa, dvec, eta, lam1, lam2)
+        except np.linalg.LinAlgError as exc:
+            # The metric is positive definite in exact arithmetic; LAPACK
+            # finds it singular only when its complement part underflowed
+            # (tau * delta below the float64 range of the subspace part).
+            raise FloatingPointError(
+                "The l1 CompAdaGrad step underflowed: its metric is singular "
+                "to working precision; the state is unchanged."
+            ) from exc
     else:
         x_par, x_perp, step_flops = _l2_step_parts(
             x,

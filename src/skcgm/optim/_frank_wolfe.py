@@ -315,7 +315,15 @@ def frank_wolfe(
         grad = np.asarray(grad_fn(x))
         vertex, index, scored = _call_lmo(lmo, grad)
         direction = vertex - x
-        gap = -float(grad @ direction)
+        # An overflow is reported below, as the error it is.
+        with np.errstate(over="ignore", invalid="ignore"):
+            gap = -float(grad @ direction)
+        if not np.isfinite(gap):
+            raise ValueError(
+                f"The Frank-Wolfe gap <grad_fn(x), x - s> is not finite at "
+                f"iteration {t}: the gradient or the LMO's vertex is not finite or "
+                "their product overflows. Scale the objective or the set."
+            )
         gaps.append(gap)
         n_scored.append(scored)
         if objective_fn is not None:

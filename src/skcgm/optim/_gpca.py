@@ -15,12 +15,86 @@ from sklearn.utils import check_array, check_random_state
 from ..datasets._subspaces import random_orthonormal
 from ..utils._blocks import row_blocks
 from ..utils._sklearn_compat import Interval, validate_params
-from ..utils._validation import check_sample_weight
+from ..utils._validation import check_sample_weight, check_square_range
 from ._sum_of_min_losses import SumOfMinLoss, _dense_rows
 
 # A sample closer than this (relative to its norm) to a subspace lies on it up
 # to the rounding of the QR factorization that built the basis (~d eps).
 _ON_SUBSPACE_RTOL = 8.0
+
+
+def _range_exponent(*arrays, dtype):
+    """Exponent :math:`e` of the power of two to divide the arrays by, or 0.
+
+    GPCA squares its data and multiplies it by the sample weights. Arrays
+    whose largest absolute value lies within :math:`2^{\\pm m}`, :math:`m` a
+    quarter of the dtype's exponent range (256 for float64, 32 for float32),
+    are left alone (0); otherwise :math:`e` brings that value into
+    :math:`[1/2, 1)`, so that neither the squares nor the sums over samples
+    overflow or underflow. ``None`` entries and empty arrays are skipped.
+    """
+    largest = 0.0
+    for values in arrays:
+        if values is None:
+            continue
+        values = values.data if sp.issparse(values) else np.asarray(values)
+        if values.size:
+            largest = max(largest, float(np.max(np.abs(values))))
+    limit = 2.0 ** (np.finfo(dtype).maxexp // 4)
+    if largest == 0.0 or 1.0 / limit <= largest <= limit or not np.isfinite(largest):
+        return 0
+    return int(np.frexp(largest)[1])
+
+
+def _rescaled(values, exponent):
+    """``values`` times :math:`2^{-e}`: exact, a copy when :math:`e \\neq 0`.
+
+    A power of two changes the exponent of every number and none of its
+    digits, so the solvers see the same problem, bit for bit, up to the
+    factor: weights smaller than the largest by more than the dtype's range
+    become zero, and count as nothing, as they did in the sums.
+    """
+    if exponent == 0:
+        return values
+    with np.errstate(under="ignore"):
+        if sp.issparse(values):
+            values = values.copy()
+            values.data = np.ldexp(values.data, -exponent)
+            return values
+        return np.ldexp(values, -exponent)
+
+
+def _in_data_units(values, exponent, message):
+    """Values computed on rescaled data times :math:`2^e`, in float64.
+
+    Raises ``ValueError(message)`` if one of them is NaN or infinite: it is
+    beyond the float64 range in the data's units.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        values = np.ldexp(np.asarray(values, dtype=np.float64), exponent)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(message)
+    return values
+
+
+def _product_overflow_message(n_clusters):
+    return (
+        f"The sum-of-product objective (5.1), a product of n_clusters="
+        f"{n_clusters} squared distances, exceeds the float64 range for this "
+        "X. Scale X down (the fitted bases do not depend on the scale of X) "
+        "or use fewer clusters."
+    )
+
+
+def _centered_moments(grams, sums, counts):
+    """Centered second moments and means of groups of positive weight.
+
+    :math:`\\sum_i w_i y_i y_i^T - (\\sum_i w_i y_i)(\\sum_i w_i y_i)^T /
+    \\sum_i w_i`, with the mean as one factor so that no product of two sums
+    is formed.
+    """
+    means = sums / np.asarray(counts, dtype=np.float64)[:, None]
+    return grams - np.einsum("kd,ke->kde", sums, means), means
 
 
 def _smallest_eigenvectors(matrices, n_vectors):
@@ -233,11 +307,9 @@ class SubspaceLoss(SumOfMinLoss):
             return new_params
         moments = grams[filled]
         if self.affine:
-            sums = statistics[1][filled]
-            weights = np.asarray(counts[filled], dtype=np.float64)
-            means = sums / weights[:, None]
-            # Centered covariance: sum w y y^T - (sum w y)(sum w y)^T / sum w.
-            moments = moments - np.einsum("kd,ke->kde", sums, means)
+            moments, means = _centered_moments(
+                moments, statistics[1][filled], counts[filled]
+            )
             new_params[filled, :, self.codim] = means
         normals = _smallest_eigenvectors(moments, self.codim)
         new_params[filled, :, : self.codim] = normals
@@ -245,8 +317,13 @@ class SubspaceLoss(SumOfMinLoss):
 
 
 def _sum_of_product_objective(sq_norms, sample_weight):
-    """:math:`\\sum_i w_i \\prod_j \\|y_i^T A_j\\|^2 / \\sum_i w_i`."""
-    return float(sample_weight @ np.prod(sq_norms, axis=1) / sample_weight.sum())
+    """:math:`\\sum_i w_i \\prod_j \\|y_i^T A_j\\|^2 / \\sum_i w_i`.
+
+    Infinite or NaN when the products overflow; the callers refuse it.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        products = np.prod(sq_norms, axis=1)
+        return float(sample_weight @ products / sample_weight.sum())
 
 
 def _sq_norms(X, normal):
@@ -265,6 +342,14 @@ def _sum_of_product(X, init_params, sample_weight, max_iter, progress=None):
     n_params, _, codim = params.shape
     sample_weight = np.asarray(sample_weight, dtype=np.float64)
     sq_norms = np.column_stack([_sq_norms(X, normal) for normal in params])
+    # The block weights w_i prod_{l != j} ||y_i^T A_l||^2 in logarithms: a
+    # product of k - 1 squared distances leaves the float64 range long before
+    # any of them does, and the eigenvectors of M_j do not depend on its
+    # scale, so the weights are taken relative to the largest (log 0 = -inf
+    # for zero weights and samples on a subspace).
+    with np.errstate(divide="ignore"):
+        log_sq_norms = np.log(sq_norms)
+        log_weights = np.log(sample_weight)
     history = [_sum_of_product_objective(sq_norms, sample_weight)]
     others = [np.delete(np.arange(n_params), j) for j in range(n_params)]
     for sweep in range(max_iter):
@@ -272,16 +357,16 @@ def _sum_of_product(X, init_params, sample_weight, max_iter, progress=None):
             progress.iteration(sweep, history[-1])
         # Gauss-Seidel: the columns l < j of sq_norms already hold the new A_l.
         for j in range(n_params):
-            weights = sample_weight * np.prod(sq_norms[:, others[j]], axis=1)
-            top = weights.max()
-            if not top > 0:
+            log_block = log_weights + log_sq_norms[:, others[j]].sum(axis=1)
+            top = log_block.max()
+            if top == -np.inf:
                 # The block objective is zero for every A_j: keep A_j.
                 continue
-            # The eigenvectors do not depend on the scale of M: normalize the
-            # weights against overflow of the products.
-            moment = _weighted_gram(X, weights / top)
+            moment = _weighted_gram(X, np.exp(log_block - top))
             params[j] = _smallest_eigenvectors(moment[None], codim)[0]
             sq_norms[:, j] = _sq_norms(X, params[j])
+            with np.errstate(divide="ignore"):
+                log_sq_norms[:, j] = np.log(sq_norms[:, j])
         history.append(_sum_of_product_objective(sq_norms, sample_weight))
     labels = np.argmin(sq_norms, axis=1)
     return params, labels, np.asarray(history), max_iter
@@ -345,6 +430,13 @@ def sum_of_product_gpca(X, init_params, *, max_iter=50, sample_weight=None):
     n_iter : int
         Number of sweeps, ``max_iter``.
 
+    Raises
+    ------
+    ValueError
+        If the squares of ``X`` overflow, or if :math:`G` (a product of
+        ``n_clusters`` squared distances) exceeds the float64 range at the
+        initialization or after a sweep: scale ``X`` down.
+
     See Also
     --------
     SubspaceLoss : The sum-of-minimum GPCA loss (Algorithm 5).
@@ -353,7 +445,11 @@ def sum_of_product_gpca(X, init_params, *, max_iter=50, sample_weight=None):
     Notes
     -----
     A block whose weights :math:`w_{ij}` all vanish (every sample lies on
-    another subspace) has a zero objective and keeps its basis. One sweep
+    another subspace) has a zero objective and keeps its basis. The weights
+    are formed in logarithms, and data and ``sample_weight`` far from unit
+    scale are divided by a power of two (exactly) before the sweeps, so that
+    the products of squared distances neither overflow nor underflow; the
+    bases do not depend on these scales. One sweep
     costs :math:`O(k N d^2)` plus :math:`k` eigendecompositions of
     :math:`d \\times d` matrices.
 
@@ -387,5 +483,17 @@ def sum_of_product_gpca(X, init_params, *, max_iter=50, sample_weight=None):
             f"n_features={n_features} and 1 <= codim <= n_features - 1; got "
             f"shape {init_params.shape}."
         )
+    check_square_range(X, input_name="X")
     sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-    return _sum_of_product(X, init_params, sample_weight, max_iter)
+    x_exponent = _range_exponent(X, dtype=X.dtype)
+    params, labels, history, n_iter = _sum_of_product(
+        _rescaled(X, x_exponent),
+        init_params,
+        _rescaled(sample_weight, _range_exponent(sample_weight, dtype=np.float64)),
+        max_iter,
+    )
+    n_clusters = init_params.shape[0]
+    history = _in_data_units(
+        history, 2 * n_clusters * x_exponent, _product_overflow_message(n_clusters)
+    )
+    return params, labels, history, n_iter

@@ -1,10 +1,58 @@
 """The l2-regularized mixed linear regression loss of the sum-of-minimum engine."""
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 
 from ..utils._blocks import row_blocks
 from ._sum_of_min_losses import SumOfMinLoss
+
+#: Smallest Cholesky pivot, relative to its diagonal entry, that the direct
+#: ridge solve accepts: below it the penalty is lost in the rounding of the
+#: Gram, and the eigendecomposition takes over (see _ridge_solve).
+_PIVOT_RATIO = np.sqrt(np.finfo(np.float64).eps)
+
+
+def _ridge_solve(gram, rhs, penalty):
+    """Solve :math:`(G + \\mu I) x = r` for a positive semi-definite Gram G.
+
+    A Cholesky solve when every pivot keeps at least :data:`_PIVOT_RATIO` of
+    its diagonal entry, which is accurate however different the scales of the
+    features. Otherwise :math:`\\mu` is below the rounding of :math:`G` in some
+    direction (a group of fewer samples than features, with features of large
+    scale), where the right-hand side :math:`r = A^\\top W b` lies in the range
+    of :math:`G = A^\\top W A` and so does the solution: the eigenvalues of
+    :math:`G` within rounding of zero (:math:`p \\epsilon \\lambda_{max}`) are
+    left out, as a pseudo-inverse leaves them out, unless :math:`\\mu`
+    exceeds that rounding.
+
+    Parameters
+    ----------
+    gram : ndarray of shape (p, p)
+        :math:`G`, float64.
+    rhs : ndarray of shape (p,)
+        :math:`r`, float64.
+    penalty : float
+        :math:`\\mu > 0`.
+
+    Returns
+    -------
+    solution : ndarray of shape (p,)
+    """
+    matrix = gram + penalty * np.eye(gram.shape[0])
+    try:
+        factor = np.linalg.cholesky(matrix)
+    except np.linalg.LinAlgError:
+        factor = None
+    if factor is not None and np.all(
+        np.diag(factor) ** 2 >= _PIVOT_RATIO * np.diag(matrix)
+    ):
+        return scipy.linalg.cho_solve((factor, True), rhs)
+    values, vectors = np.linalg.eigh(gram)
+    rounding = gram.shape[0] * np.finfo(np.float64).eps * max(values.max(), 0.0)
+    kept = (values > rounding) | (penalty > rounding)
+    inverse = np.where(kept, 1.0 / (np.maximum(values, 0.0) + penalty), 0.0)
+    return vectors @ (inverse * (vectors.T @ rhs))
 
 
 class MixedLinearLoss(SumOfMinLoss):
@@ -103,20 +151,33 @@ class MixedLinearLoss(SumOfMinLoss):
             self._design = np.hstack([X, np.ones((X.shape[0], 1), dtype=X.dtype)])
         else:
             self._design = X
-        self._penalized = np.ones(self._design.shape[1], dtype=X.dtype)
+        self._penalized = np.ones(self._design.shape[1])
         self._penalized[self.n_features :] = 0
+        # alpha/2 ||x||^2 is computed in float64 for coefficients of unit
+        # size (random initialization) and larger.
+        largest_alpha = np.finfo(np.float64).max / (16.0 * self._design.shape[1])
+        if not self.alpha <= largest_alpha:
+            raise ValueError(
+                f"alpha={self.alpha!r} is too large: the penalty alpha/2 ||x||^2 "
+                "of coefficients of unit size overflows float64 (alpha up to "
+                f"{largest_alpha:.3g} is accepted for {self._design.shape[1]} "
+                "coefficients)."
+            )
         sq_norms = np.einsum("ij,ij->i", X, X, dtype=np.float64)
         self._max_sq_norm = float(sq_norms.max()) + self.fit_intercept
         if self.fit_intercept:
-            self._min_values = np.zeros(self.n_samples, dtype=X.dtype)
+            self._min_values = np.zeros(self.n_samples)
         else:
-            # x_i* = (b_i / (||a_i||^2 + alpha)) a_i. The scale is stored so
-            # that gap_vector recomputes x_i* with the very same rounding and
-            # a sample's own minimizer has a gap of exactly zero.
-            self._scale = (y / (sq_norms + self.alpha)).astype(X.dtype)
-            self._min_values = (
-                0.5 * self.alpha * y * y / (sq_norms + self.alpha)
-            ).astype(X.dtype)
+            # x_i* = (b_i / (||a_i||^2 + alpha)) a_i, zero for a zero row
+            # (where b_i / alpha may overflow). The scale is stored so that
+            # gap_vector recomputes x_i* with the very same rounding and a
+            # sample's own minimizer has a gap of exactly zero.
+            y64 = y.astype(np.float64)
+            with np.errstate(over="ignore"):
+                scale = y64 / (sq_norms + self.alpha)
+            self._scale = np.where(sq_norms > 0, scale, 0.0)
+            # alpha / (||a_i||^2 + alpha) <= 1 first: alpha * y_i may overflow.
+            self._min_values = 0.5 * y64 * y64 * (self.alpha / (sq_norms + self.alpha))
 
     def param_shape(self):
         return (self._design.shape[1],)
@@ -130,16 +191,19 @@ class MixedLinearLoss(SumOfMinLoss):
             )
             minimizers[:, -1] = targets
             return minimizers
-        return self._scale[rows, None] * self.X[rows]
+        return (self._scale[rows, None] * self.X[rows]).astype(self.X.dtype)
 
     def _penalty(self, params):
-        """The penalty :math:`\\frac{\\alpha}{2}\\|x\\|^2` of every parameter."""
+        """The float64 penalty :math:`\\frac{\\alpha}{2}\\|x\\|^2` of the parameters."""
+        params = params.astype(np.float64, copy=False)
         return (
             0.5 * self.alpha * np.einsum("jl,jl,l->j", params, params, self._penalized)
         )
 
     def loss_matrix(self, params, rows=slice(None)):
-        losses = self._design[rows] @ params.T
+        # In float64 whatever the dtype: the squares of float32 residuals
+        # and the penalty of a large alpha may exceed float32.
+        losses = self._design[rows].astype(np.float64) @ params.T.astype(np.float64)
         losses -= self.y[rows][:, None]
         np.square(losses, out=losses)
         losses *= 0.5
@@ -148,16 +212,17 @@ class MixedLinearLoss(SumOfMinLoss):
 
     def loss_vector(self, param):
         # The residual itself, not an expansion of its square.
-        residuals = self._design @ param - self.y
+        residuals = self._design.astype(np.float64) @ param.astype(np.float64)
+        residuals -= self.y
         return 0.5 * residuals * residuals + self._penalty(param[None])[0]
 
     def gap_vector(self, param):
         # f_i(x) - f_i* = 1/2 (x - x_i*)^T H_i (x - x_i*) exactly, f_i being
         # quadratic: zero, not rounding noise, at a sample's own minimizer.
-        gaps = np.empty(self.n_samples, dtype=self.X.dtype)
+        gaps = np.empty(self.n_samples)
         for rows in row_blocks(self.n_samples, self._design.shape[1]):
-            diff = param - self._minimizers(rows)
-            projected = np.einsum("ij,ij->i", self._design[rows], diff)
+            diff = (param - self._minimizers(rows)).astype(np.float64)
+            projected = np.einsum("ij,ij->i", self._design[rows], diff, dtype=float)
             penalty = np.einsum("ij,ij,j->i", diff, diff, self._penalized)
             gaps[rows] = 0.5 * (projected * projected + self.alpha * penalty)
         return gaps
@@ -165,10 +230,10 @@ class MixedLinearLoss(SumOfMinLoss):
     def grad_sq_norm_vector(self, param):
         # grad f_i(x) = H_i (x - x_i*): exactly zero at x_i*, unlike the
         # residual form (a_i^T x - b_i) a_i + alpha x, which rounds.
-        sq_norms = np.empty(self.n_samples, dtype=self.X.dtype)
+        sq_norms = np.empty(self.n_samples)
         for rows in row_blocks(self.n_samples, self._design.shape[1]):
-            design = self._design[rows]
-            diff = param - self._minimizers(rows)
+            design = self._design[rows].astype(np.float64, copy=False)
+            diff = (param - self._minimizers(rows)).astype(np.float64)
             projected = np.einsum("ij,ij->i", design, diff)
             gradients = projected[:, None] * design
             gradients += self.alpha * self._penalized * diff
@@ -219,27 +284,54 @@ class MixedLinearLoss(SumOfMinLoss):
             members = slice(membership.indptr[j], membership.indptr[j + 1])
             if members.start == members.stop:
                 continue
-            group = design[membership.indices[members]]
-            weighted = group * membership.data[members, None]
+            # float64 sums whatever the data's dtype: the Gram of float32 rows
+            # loses what the ridge solve needs.
+            group = design[membership.indices[members]].astype(np.float64)
+            weighted = group * membership.data[members, None].astype(np.float64)
             second[j] = weighted.T @ group
             cross[j] = weighted.T @ targets[membership.indices[members]]
         return second, cross
 
     def _regularized(self, second, counts):
         """:math:`\\sum_i w_i a_i a_i^\\top + \\alpha W_j P` for every group."""
-        penalty = self.alpha * np.diag(self._penalized.astype(np.float64))
+        penalty = self.alpha * np.diag(self._penalized)
         return second + counts[:, None, None] * penalty
+
+    def _group_ridge(self, second, cross, weight):
+        """The ridge solution (E.2) of one group from its statistics, float64.
+
+        Divided by the group's weight :math:`W_j` first, the system
+        :math:`(\\sum_i w_i a_i a_i^\\top / W_j + \\alpha I) x = \\sum_i w_i
+        b_i a_i / W_j` has the scale of the data whatever the weights (a
+        group of tiny weights would otherwise need a subnormal penalty).
+        """
+        second, cross = second / weight, cross / weight
+        if not self.fit_intercept:
+            return _ridge_solve(second, cross, self.alpha)
+        # The intercept is not penalized: eliminate it (the weighted means
+        # centre the Gram), solve for the coefficients, then recover it from
+        # the zero derivative in the intercept.
+        means = second[:-1, -1]
+        gram = second[:-1, :-1] - np.outer(means, means)
+        rhs = cross[:-1] - means * cross[-1]
+        # A feature constant over the group centres to zero up to the
+        # rounding of its uncentred second moment, which would otherwise
+        # pose as variance: its coefficient is exactly zero.
+        rounding = 4 * gram.shape[0] * np.finfo(np.float64).eps
+        constant = np.diag(gram) <= rounding * np.diag(second)[:-1]
+        gram[constant] = 0
+        gram[:, constant] = 0
+        rhs[constant] = 0
+        coef = _ridge_solve(gram, rhs, self.alpha)
+        return np.append(coef, cross[-1] - means @ coef)
 
     def group_minimizer(self, params, statistics, counts):
         second, cross = statistics
-        filled = counts > 0
         minimizers = params.copy()
-        if filled.any():
-            # Solved in float64 whatever the data's dtype: a small (k, p, p)
-            # system, better conditioned than its float32 rounding.
-            matrices = self._regularized(second[filled], counts[filled])
-            solution = np.linalg.solve(matrices, cross[filled][:, :, None])
-            minimizers[filled] = solution[:, :, 0]
+        # Solved in float64 whatever the data's dtype: small (p, p) systems,
+        # better conditioned than their float32 rounding.
+        for j in np.flatnonzero(counts > 0):
+            minimizers[j] = self._group_ridge(second[j], cross[j], float(counts[j]))
         return minimizers
 
     def group_gradient(self, params, statistics, counts):

@@ -39,7 +39,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import eigh
+from scipy.linalg import eigh, norm
 from scipy.optimize import brentq
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array, check_random_state
@@ -95,7 +95,9 @@ class ProximalPointResult:
         - ``'prox_weight'``: :math:`\\lambda_t`;
         - ``'radius'``: :math:`r_t` (``inf`` without a ball);
         - ``'total_sensitivity'``: :math:`\\sum_i s_i` of the scores the
-          round sampled by (NaN for the other samplers);
+          round sampled by (NaN for the other samplers; ``inf`` when the
+          bound exceeds the float64 range, and the round then samples by
+          the leverage scores);
         - ``'n_inner_iter'``: cumulative inner gradient steps up to
           :math:`x_t` (the horizontal axis of the paper's Figure 2);
         - ``'n_distinct'``: distinct rows in the round's subsample.
@@ -303,15 +305,31 @@ def _trust_region_minimum(Q, b, radius):
     eigenvalues, vectors = eigh(Q)
     b_rot = vectors.T @ b
 
+    # scipy's norm is BLAS nrm2, which scales: numpy's squares its entries,
+    # which under- or overflow beyond 1e+-154.
     def step_norm(nu):
-        return float(np.linalg.norm(b_rot / (eigenvalues + nu)))
+        return float(norm(b_rot / (eigenvalues + nu), check_finite=False))
 
     nu = 0.0
     if np.isfinite(radius) and step_norm(0.0) > radius:
-        high = float(np.linalg.norm(b)) / radius
-        nu = brentq(
-            lambda v: step_norm(v) - radius, 0.0, high, xtol=1e-15 * high, rtol=1e-13
-        )
+        high = float(norm(b, check_finite=False)) / radius
+        if not np.isfinite(high):
+            # A radius at the float64 underflow threshold: the ball is its
+            # centre to working precision.
+            return 0.0, np.zeros_like(b)
+        if step_norm(high) >= radius:
+            # ||z(high)|| <= ||b|| / high = r in exact arithmetic; rounding
+            # with eigenvalues near the underflow threshold can flip the sign
+            # of the bracket, whose end is then the root to working precision.
+            nu = high
+        else:
+            nu = brentq(
+                lambda v: step_norm(v) - radius,
+                0.0,
+                high,
+                xtol=1e-15 * high,
+                rtol=1e-13,
+            )
     z_rot = -b_rot / (eigenvalues + nu)
     value = float(b_rot @ z_rot + 0.5 * (eigenvalues * z_rot) @ z_rot)
     return value, vectors @ z_rot
@@ -408,9 +426,16 @@ def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_siz
         ridge[d] = 1.0
     if leverage == "exact":
         gram = _gram(C0)
-        lev = _leverage_from_gram(C0, gram, ridge)
+        try:
+            lev = _leverage_from_gram(C0, gram, ridge)
+        except ValueError:
+            lev = _leverage_from_gram(C0, gram, _floored_ridge(ridge, np.diag(gram)))
     else:
-        lev, upper = _sketched_leverage(C0, ridge, sketch_size, rng)
+        try:
+            lev, upper = _sketched_leverage(C0, ridge, sketch_size, rng)
+        except ValueError:
+            floored = _floored_ridge(ridge, _squared_column_norms(C0))
+            lev, upper = _sketched_leverage(C0, floored, sketch_size, rng)
         # eta from the sketched Gram matrix R^T R - D: same O(nnz log n) cost,
         # (1 +- eps) accuracy of the quadratic term.
         gram = upper.T @ upper - np.diag(ridge)
@@ -464,14 +489,38 @@ def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_siz
         # C_i = u_i |f'''|_max ||a_i||^3, the Lipschitz constant of the
         # Hessian of u_i f(a_i^T x) (note 1.8), times
         # min(r / lambda, r^3 / eta) / (6 n), a factor common to all rows.
-        factor = radius / lam
+        # In float64, not Python floats: r^3 of a huge radius is inf (the
+        # bound then exceeds the float64 range), not an OverflowError.
+        factor = np.float64(radius) / lam
         if eta > 0:
-            factor = min(factor, radius**3 / eta)
+            factor = min(factor, np.float64(radius) ** 3 / eta)
         factor *= loss.third_derivative_bound / (6.0 * n)
         # Into the buffer of the row scales, free once the Gram matrix is built.
         result += np.multiply(problem.weighted_cubed_row_norms(), factor, out=row_scale)
     info["total_sensitivity"] = float(result.sum())
     return result, info
+
+
+def _floored_ridge(ridge, squared_norms):
+    """``ridge`` raised to a floor relative to the columns' squared norms.
+
+    A ridge many orders of magnitude below the data (a prox weight of
+    1e-300) is exact in theory but leaves the Schur complement of the extra
+    column of the leverage matrix to rounding, and the factorization fails.
+    Used only after that failure: a floor of ``1e-12`` times the largest
+    squared column norm (at least the smallest normal float) gives the
+    scores of a slightly larger ridge, which differ from the exact ones only
+    in the directions the data spans at that relative level or below.
+    """
+    largest = float(np.max(squared_norms, initial=0.0))
+    floor = max(1e-12 * largest, np.finfo(np.float64).tiny)
+    return np.maximum(ridge, floor)
+
+
+def _squared_column_norms(C):
+    if sp.issparse(C):
+        return np.asarray(C.multiply(C).sum(axis=0), dtype=np.float64).ravel()
+    return np.einsum("ij,ij->j", C, C, dtype=np.float64)
 
 
 def _row_norms(A):
@@ -652,8 +701,9 @@ def local_sensitivity_scores(
     d = problem.d
     center = _check_vector(center, d, "center")
     # As in approximate_proximal_point: the passes over the rows run on our
-    # own threads, the d x d algebra is small.
-    with single_threaded_blas():
+    # own threads, the d x d algebra is small; a bound beyond the float64
+    # range is inf, without a numpy warning.
+    with single_threaded_blas(), np.errstate(all="ignore"):
         return _local_sensitivity(
             problem,
             problem.evaluate(center),
@@ -742,6 +792,32 @@ def _ball_prox_fista(problem, A_s, coef, lam, center, radius, lipschitz, max_ite
 # Algorithm 2
 
 
+def _normalized(scores, u):
+    """``scores`` as probabilities; uniform over the weighted rows if all 0.
+
+    Rows near the float64 underflow threshold have leverage scores of 0 to
+    working precision: no row is then more informative than another.
+    """
+    total = float(scores.sum())
+    if total > 0:
+        return scores / total
+    return (u > 0) / float(np.count_nonzero(u > 0))
+
+
+def _checked_progress(point, t):
+    """``(F(x_t), ||grad F(x_t)||)``, or a ValueError if they overflowed."""
+    objective = point.objective
+    grad_norm = float(np.linalg.norm(point.gradient))
+    if not (np.isfinite(objective) and np.isfinite(grad_norm)):
+        raise ValueError(
+            f"Floating-point overflow in round {t} of the proximal point method: "
+            f"the objective ({objective:.3g}) or its gradient (norm "
+            f"{grad_norm:.3g}) is not finite. Scale the data, for example with "
+            "sklearn.preprocessing.StandardScaler, or the sample weights."
+        )
+    return objective, grad_norm
+
+
 def _sample_size(sample_size, n):
     if isinstance(sample_size, Integral):
         if sample_size > n:
@@ -764,7 +840,9 @@ def _static_leverage(problem, leverage, sketch_size, rng):
         if leverage != "exact":
             weighted = weighted[:]
     gram = _gram(weighted)
-    floor = 1e-10 * max(float(np.trace(gram)) / problem.d, np.finfo(float).tiny)
+    # At least the smallest normal float: a subnormal ridge overflows the
+    # equilibration of the Cholesky factorization (1 / ridge).
+    floor = max(1e-10 * float(np.trace(gram)) / problem.d, np.finfo(float).tiny)
     ridge = np.maximum(n * problem.alpha * problem.pen, floor)
     if leverage == "exact":
         return _leverage_from_gram(weighted, gram, ridge)
@@ -1037,7 +1115,10 @@ def approximate_proximal_point(
     # their default threads a numpy Gram matrix of 1797 x 66 followed by a
     # scipy eigh of 66 x 66 took 26-48 ms against 0.8 ms on one thread (2
     # cores); a default fit on load_digits took 119 s against 7 s.
-    with single_threaded_blas():
+    # Overflow (rows or weights of extreme magnitude) is detected by the
+    # explicit checks of the rounds, whatever the caller's numpy error state;
+    # a bound beyond the float64 range is inf by design (see below).
+    with single_threaded_blas(), np.errstate(all="ignore"):
         u = problem.u
         positive = np.flatnonzero(u > 0)
         smoothness = float(getattr(loss, "second_derivative_bound", 0.25))
@@ -1048,7 +1129,7 @@ def approximate_proximal_point(
             probabilities = (u > 0) / float(positive.size)
         elif sampling == "leverage":
             static = _static_leverage(problem, leverage, sketch_size, rng)
-            probabilities = static / static.sum()
+            probabilities = _normalized(static, u)
         indices = weights = np.empty(0)
         full_lipschitz = None
         if sampling == "full":
@@ -1058,8 +1139,7 @@ def approximate_proximal_point(
             full_lipschitz = smoothness * _largest_eigenvalue(A_full, coef_full)
 
         point = problem.evaluate(x)
-        objective = point.objective
-        grad_norm = float(np.linalg.norm(point.gradient))
+        objective, grad_norm = _checked_progress(point, 0)
         history = {
             "objective": [objective],
             "grad_norm": [grad_norm],
@@ -1090,6 +1170,14 @@ def approximate_proximal_point(
                 r = np.inf
             else:
                 r = float(radius)
+            if np.isinf(r) and radius is not None:
+                raise ValueError(
+                    f"prox_weight={prox_weight!r} is too small for this data: the "
+                    f"radius ||grad F|| / (prox_weight + mu) of round {t} exceeds "
+                    "the float64 range (||grad F|| = "
+                    f"{grad_norm:.3g}). Use a larger prox_weight or 'sqrt_grad', "
+                    "or scale the data."
+                )
             total_sensitivity = np.nan
             if sampling == "local_sensitivity":
                 score_radius = r if np.isfinite(r) else grad_norm / (2.0 * lam + mu)
@@ -1109,8 +1197,7 @@ def approximate_proximal_point(
                 else:
                     # beta = inf (Delta = -inf from margins below -709): the
                     # scores are dominated by, and proportional to, the leverage.
-                    lev = info["leverage"]
-                    probabilities = lev / lev.sum()
+                    probabilities = _normalized(info["leverage"], u)
             if sampling != "full":
                 indices, weights = importance_sample(
                     probabilities, m, random_state=rng, replace=replace
@@ -1134,8 +1221,7 @@ def approximate_proximal_point(
             )
             total_inner += n_steps
             point = problem.evaluate(x)
-            objective = point.objective
-            grad_norm = float(np.linalg.norm(point.gradient))
+            objective, grad_norm = _checked_progress(point, t)
             for key, value in (
                 ("objective", objective),
                 ("grad_norm", grad_norm),

@@ -30,7 +30,7 @@ from ..utils._sklearn_compat import (
     _openmp_effective_n_threads,
     validate_params,
 )
-from ..utils._validation import check_sample_weight
+from ..utils._validation import check_sample_weight, check_square_range
 from ._sum_of_min_losses import (
     KLDivergenceLoss,
     SquaredEuclideanLoss,
@@ -85,6 +85,11 @@ class SumOfMinResult:
         partition ('exact' and 'gd'). :class:`sklearn.cluster.KMeans` counts
         that last pass as an iteration: its ``n_iter_`` is ``n_iter + 1``
         then (at most ``max_iter``), ``n_iter`` otherwise.
+    diverged : bool
+        Whether the best run ('gd' or 'momentum') diverged: an iterate
+        overflowed or the last objective exceeded the initial one. The run is
+        then cut back to its iterate of lowest objective, which every other
+        field describes.
 
     See Also
     --------
@@ -107,6 +112,7 @@ class SumOfMinResult:
     converged: bool
     init_params: np.ndarray = field(repr=False)
     partition_repeated: bool = field(default=False, repr=False)
+    diverged: bool = field(default=False, repr=False)
 
 
 def _resolve_loss(loss, X, y):
@@ -162,9 +168,41 @@ def _inertia(problem, objective, sample_weight):
     """scikit-learn's inertia from the paper's objective :math:`F`.
 
     The weighted sum of the losses, scaled by the family's ``inertia_scale``
-    (2 where :math:`f_i` is half a squared distance).
+    (2 where :math:`f_i` is half a squared distance). A sum beyond float64
+    (huge weights) is refused naming ``sample_weight``: the objective, a
+    weighted mean, does not depend on a common scale of the weights.
     """
-    return problem.inertia_scale * objective * float(sample_weight.sum())
+    largest = float(sample_weight.max())
+    relative = float((sample_weight / largest).sum())
+    # The largest factor last, in Python floats (which overflow to inf
+    # without numpy's warning): the sum of the weights alone may overflow.
+    inertia = problem.inertia_scale * objective * relative * largest
+    if not np.isfinite(inertia):
+        raise ValueError(
+            f"The inertia, {problem.inertia_scale:g} * sum(sample_weight) times "
+            f"the mean loss {objective:.3g}, overflows float64: sample_weight "
+            f"sums to {relative:.6g} times its largest entry {largest:.3g}. "
+            "Scale sample_weight down: the clustering does not depend on a "
+            "common factor of the weights."
+        )
+    return inertia
+
+
+def _normalized_weights(sample_weight, dtype=None):
+    """The weights times the power of two that brings their sum into [1, 2).
+
+    Every routine of the engine is invariant to a common scale of the
+    weights; this one is exact (no rounding, bar subnormals) and keeps their
+    sums and the weighted sums of the data within range however large the
+    weights, also once cast to ``dtype`` (default: their own), float32 for
+    float32 data.
+    """
+    dtype = sample_weight.dtype if dtype is None else dtype
+    with np.errstate(under="ignore"):
+        _, exponent = np.frexp(sample_weight.max())
+        scaled = np.ldexp(sample_weight, -int(exponent))
+        _, exponent = np.frexp(scaled.sum())
+        return np.ldexp(scaled, 1 - int(exponent)).astype(dtype, copy=False)
 
 
 def _group_weights(labels, sample_weight, n_clusters):
@@ -283,6 +321,7 @@ def _check_init(params, problem, n_clusters, naming, source=None):
         )
     if not np.all(np.isfinite(params)):
         raise ValueError(f"The {what} contain NaN or infinity.")
+    check_square_range(params.reshape(n_clusters, -1), input_name=f"The {what}")
     return params
 
 
@@ -440,8 +479,8 @@ def _lloyd_exact(
     history = []
     previous_labels = None
     converged = repeated = False
-    n_iter = 0
-    while True:
+    # One pass per iterate x^(0), ..., x^(max_iter): bounded by the count.
+    for n_iter in range(max_iter + 1):
         labels, min_losses, objective, statistics = _assign(
             problem, params, sample_weight, with_statistics=True
         )
@@ -478,8 +517,7 @@ def _lloyd_exact(
                 )
         params = problem.group_minimizer(params, statistics, counts)
         previous_labels = labels
-        n_iter += 1
-    return params, labels, history, n_iter, converged, repeated
+    return params, labels, history, n_iter, converged, repeated, False
 
 
 def _stationarity(problem, vectors, counts):
@@ -492,6 +530,36 @@ def _stationarity(problem, vectors, counts):
     """
     sq_norms = (vectors.reshape(vectors.shape[0], -1) ** 2).sum(axis=1)
     return float(counts @ sq_norms / counts.sum()) / (2 * problem.lipschitz())
+
+
+class _BestIterate:
+    """The iterate of lowest objective of a gradient run, to fall back on.
+
+    A step too large for the losses (``learning_rate`` above :math:`2/L`)
+    makes the iterates of 'gd' and 'momentum' grow geometrically until they
+    overflow. Such a run is cut back to its best iterate, the rule of both
+    gradient solvers, and reported as diverged.
+    """
+
+    def __init__(self, params):
+        # The initial parameters until an iterate of finite objective is seen.
+        self.objective, self.params, self.n_iter = np.inf, params, 0
+
+    def update(self, n_iter, params, objective):
+        if objective < self.objective:
+            self.objective, self.params, self.n_iter = objective, params, n_iter
+
+    def diverged(self, params, history):
+        """Whether the run overflowed or ended above its initial objective."""
+        last = history[-1]
+        return not (np.isfinite(last) and np.all(np.isfinite(params))) or (
+            last > history[0]
+        )
+
+    def cut_back(self, problem, sample_weight, history):
+        """Parameters, labels and history of the run stopped at its best iterate."""
+        labels, _, _, _ = _assign(problem, self.params, sample_weight)
+        return self.params, labels, history[: self.n_iter + 1], self.n_iter
 
 
 def _lloyd_gd(
@@ -512,33 +580,34 @@ def _lloyd_gd(
     in between. Stops at a reclassification that changes nothing when the
     stationarity measure of Theorem 4.6 over :math:`2L` is at most ``tol``
     times the objective, or when the step leaves the parameters unchanged.
+    Empty groups are relocated as part of the update that follows a
+    reclassification, so the returned labels and objective are those of the
+    returned parameters. A diverging run is cut back to its best iterate
+    (:class:`_BestIterate`).
     """
     n_clusters = params.shape[0]
     history = []
     partition = None
-    converged = False
-    n_iter = 0
-    while True:
+    converged = diverged = False
+    best = _BestIterate(params)
+    # One pass per iterate x^(0), ..., x^(max_iter): bounded by the count.
+    for n_iter in range(max_iter + 1):
         reclassified = n_iter % reclassify_every == 0
         labels, min_losses, objective, new_statistics = _assign(
             problem, params, sample_weight, with_statistics=reclassified
         )
         history.append(objective)
         progress.iteration(n_iter, objective)
+        if not np.isfinite(objective):
+            diverged = True
+            break
+        best.update(n_iter, params, objective)
         settled = False
         if reclassified:
             settled = partition is not None and np.array_equal(labels, partition)
             partition = labels.copy()
             statistics = new_statistics
             counts = _group_weights(partition, sample_weight, n_clusters)
-            if empty_cluster == "relocate" and np.any(counts == 0):
-                params, moved = _relocate_parameters(
-                    problem, params, partition, min_losses, sample_weight, random_state
-                )
-                if moved.size:
-                    statistics, counts = _group_statistics(
-                        problem, partition, sample_weight, n_clusters
-                    )
         gradient = problem.group_gradient(params, statistics, counts)
         if settled and _stationarity(problem, gradient, counts) <= tol * objective:
             progress.converged(n_iter, "strict convergence")
@@ -546,14 +615,31 @@ def _lloyd_gd(
             break
         if n_iter == max_iter:
             break
+        current = params
+        if reclassified and empty_cluster == "relocate" and np.any(counts == 0):
+            params, moved = _relocate_parameters(
+                problem, params, partition, min_losses, sample_weight, random_state
+            )
+            if moved.size:
+                statistics, counts = _group_statistics(
+                    problem, partition, sample_weight, n_clusters
+                )
+                gradient = problem.group_gradient(params, statistics, counts)
         new_params = params - learning_rate * gradient
-        if settled and np.array_equal(new_params, params):
+        if not np.all(np.isfinite(new_params)):
+            diverged = True
+            break
+        if settled and np.array_equal(new_params, current):
+            params = current
             progress.converged(n_iter, "strict convergence")
             converged = True
             break
         params = new_params
-        n_iter += 1
-    return params, labels, history, n_iter, converged, converged
+    n_iter = len(history) - 1
+    if diverged or best.diverged(params, history):
+        params, labels, history, n_iter = best.cut_back(problem, sample_weight, history)
+        return params, labels, history, n_iter, False, False, True
+    return params, labels, history, n_iter, converged, converged, False
 
 
 def _lloyd_momentum(
@@ -586,7 +672,8 @@ def _lloyd_momentum(
     not zero, so the run stops at a reclassification that moves nobody when
     the stationarity measure of Theorem 4.7 plus the squared momentum, over
     :math:`2L`, is at most ``tol`` times the objective, at a reclassification
-    where every sample's target group is already its own.
+    where every sample's target group is already its own. A diverging run is
+    cut back to its best iterate (:class:`_BestIterate`).
     """
     n_clusters = params.shape[0]
     labels, min_losses, objective, _ = _assign(problem, params, sample_weight)
@@ -604,10 +691,15 @@ def _lloyd_momentum(
         problem, partition, sample_weight, n_clusters
     )
     velocity = np.zeros_like(params)
-    converged = False
-    n_iter = 0
-    while n_iter < max_iter:
+    converged = overflowed = False
+    best = _BestIterate(params)
+    best.update(0, params, objective)
+    # One pass per update, at most max_iter of them.
+    for n_iter in range(1, max_iter + 1):
         new_params = params - learning_rate * velocity
+        if not np.all(np.isfinite(new_params)):
+            overflowed = True
+            break
         settled = False
         if n_iter % reclassify_every == 0:
             accel = (new_params - momentum * params) / (1 - momentum)
@@ -626,10 +718,13 @@ def _lloyd_momentum(
         params = new_params
         gradient = problem.group_gradient(params, statistics, counts)
         velocity = momentum * velocity + gradient
-        n_iter += 1
         labels, min_losses, objective, _ = _assign(problem, params, sample_weight)
         history.append(objective)
         progress.iteration(n_iter, objective)
+        if not np.isfinite(objective):
+            overflowed = True
+            break
+        best.update(n_iter, params, objective)
         # At t = 0 the velocity is zero and x does not move: nothing to judge.
         if n_iter > 1 and settled:
             residual = _stationarity(problem, gradient, counts) + _stationarity(
@@ -639,7 +734,10 @@ def _lloyd_momentum(
                 progress.converged(n_iter, f"stationarity within tolerance {tol}")
                 converged = True
                 break
-    return params, labels, history, n_iter, converged, False
+    if overflowed or best.diverged(params, history):
+        params, labels, history, n_iter = best.cut_back(problem, sample_weight, history)
+        return params, labels, history, n_iter, False, False, True
+    return params, labels, history, len(history) - 1, converged, False, False
 
 
 def _single_run(
@@ -659,65 +757,74 @@ def _single_run(
     max_iter,
     tol,
     naming,
+    total_weight=1.0,
     write=None,
 ):
     """One initialization followed by one Lloyd run.
 
-    ``write`` receives the verbose lines (None: silent), see :class:`_Progress`.
+    ``write`` receives the verbose lines (None: silent), see :class:`_Progress`;
+    ``total_weight`` is the sum of the caller's weights, which
+    ``sample_weight`` (normalized, see :func:`_normalized_weights`) has lost,
+    for the inertia of the verbose lines.
     """
     random_state = np.random.RandomState(seed)
     scale = 1.0
     if naming.quantity == "inertia":
-        scale = problem.inertia_scale * float(sample_weight.sum())
+        scale = problem.inertia_scale * total_weight
     progress = _Progress(write, naming.quantity, scale)
-    init_params = _initialize(
-        problem, init, n_clusters, sample_weight, init_score, random_state, naming
-    )
-    progress("Initialization complete")
-    params = init_params.copy()
-    if solver == "exact":
-        out = _lloyd_exact(
-            problem, params, sample_weight, max_iter, tol, empty_cluster, progress
+    # The gradient solvers detect their own overflow (_BestIterate) and the
+    # exact ones cannot overflow on data within check_square_range: numpy's
+    # warnings are silenced here, in the worker (errstate is per thread).
+    with np.errstate(all="ignore"):
+        init_params = _initialize(
+            problem, init, n_clusters, sample_weight, init_score, random_state, naming
         )
-    elif solver == "gd":
-        out = _lloyd_gd(
-            problem,
-            params,
-            sample_weight,
-            learning_rate,
-            reclassify_every,
-            max_iter,
-            tol,
-            empty_cluster,
-            random_state,
-            progress,
+        progress("Initialization complete")
+        params = init_params.copy()
+        if solver == "exact":
+            out = _lloyd_exact(
+                problem, params, sample_weight, max_iter, tol, empty_cluster, progress
+            )
+        elif solver == "gd":
+            out = _lloyd_gd(
+                problem,
+                params,
+                sample_weight,
+                learning_rate,
+                reclassify_every,
+                max_iter,
+                tol,
+                empty_cluster,
+                random_state,
+                progress,
+            )
+        else:
+            out = _lloyd_momentum(
+                problem,
+                params,
+                sample_weight,
+                learning_rate,
+                reclassify_every,
+                momentum,
+                size_change_factor,
+                max_iter,
+                tol,
+                empty_cluster,
+                random_state,
+                progress,
+            )
+        params, labels, history, n_iter, converged, repeated, diverged = out
+        return SumOfMinResult(
+            params=params,
+            labels=labels,
+            objective=history[-1],
+            objective_history=np.asarray(history),
+            n_iter=n_iter,
+            converged=converged,
+            init_params=init_params,
+            partition_repeated=repeated,
+            diverged=diverged,
         )
-    else:
-        out = _lloyd_momentum(
-            problem,
-            params,
-            sample_weight,
-            learning_rate,
-            reclassify_every,
-            momentum,
-            size_change_factor,
-            max_iter,
-            tol,
-            empty_cluster,
-            random_state,
-            progress,
-        )
-    params, labels, history, n_iter, converged, repeated = out
-    return SumOfMinResult(
-        params=params,
-        labels=labels,
-        objective=history[-1],
-        objective_history=np.asarray(history),
-        n_iter=n_iter,
-        converged=converged,
-        init_params=init_params,
-        partition_repeated=repeated,
-    )
 
 
 def _check_init_score(problem, init, init_score):
@@ -881,9 +988,14 @@ def _run_sum_of_minimum(
     naming = _Naming() if naming is None else naming
     n_init = _resolve_n_init(n_init, init, naming)
     _check_n_samples(problem, n_clusters)
+    given_learning_rate = learning_rate
     learning_rate = _check_solver_options(
         problem, solver, init, init_score, learning_rate, momentum, size_change_factor
     )
+    largest = float(sample_weight.max())
+    total_weight = largest * float((sample_weight / largest).sum())
+    sample_weight = _normalized_weights(sample_weight, problem.X.dtype)
+    _check_weighted_samples(init, sample_weight, n_clusters, naming)
     random_state = check_random_state(random_state)
     # Seeds drawn up front: the result does not depend on n_jobs or backend.
     seeds = random_state.randint(np.iinfo(np.int32).max, size=n_init)
@@ -903,12 +1015,55 @@ def _run_sum_of_minimum(
         max_iter=max_iter,
         tol=tol,
         naming=naming,
+        total_weight=total_weight,
     )
     runs = _run_restarts(run, seeds, n_jobs, verbose)
     # First best run wins ties, as in KMeans.
     best = min(runs, key=lambda run: run.objective)
+    _warn_if_diverged(runs, solver, given_learning_rate)
     _warn_if_fewer_distinct(best.labels, n_clusters, naming)
     return best
+
+
+def _check_weighted_samples(init, sample_weight, n_clusters, naming):
+    """Refuse 'uniform' seeding with fewer samples of positive weight than groups.
+
+    It draws distinct samples with probabilities proportional to the
+    weights, which needs as many samples of positive weight as groups. The
+    weights are the normalized ones, where a weight below the smallest float
+    times the largest weight is zero.
+    """
+    if not (isinstance(init, str) and init == "uniform"):
+        return
+    n_weighted = int(np.count_nonzero(sample_weight))
+    if n_weighted < n_clusters:
+        raise ValueError(
+            f"init='uniform' draws n_{naming.groups}={n_clusters} distinct "
+            f"samples of positive weight, but sample_weight has only "
+            f"{n_weighted} non-zero entries. Use init='k-means++' or give more "
+            "samples a positive weight."
+        )
+
+
+def _warn_if_diverged(runs, solver, learning_rate):
+    """The ConvergenceWarning of runs cut back to their best iterate."""
+    n_diverged = sum(run.diverged for run in runs)
+    if not n_diverged:
+        return
+    advice = (
+        f"with learning_rate={learning_rate!r}: use a smaller learning_rate "
+        "(None gives the step of the convergence theorems)"
+        if learning_rate is not None
+        else "with the default step"
+    )
+    warnings.warn(
+        f"solver={solver!r} diverged in {n_diverged} of {len(runs)} run(s) "
+        f"{advice}. The iterates overflowed or the objective ended above its "
+        "initial value; each such run was cut back to its iterate of lowest "
+        "objective.",
+        ConvergenceWarning,
+        stacklevel=3,
+    )
 
 
 #: Constraints of the data arguments of the public functions.
@@ -942,9 +1097,14 @@ SOLVER_CONSTRAINTS = {
 def _prepare(X, y, sample_weight, loss, n_clusters):
     """Validate the data of a public function and bind the loss to it."""
     X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32])
+    check_square_range(X, input_name="X")
     if y is not None:
-        y = check_array(y, ensure_2d=False, dtype=X.dtype)
-    sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+        y = check_array(y, ensure_2d=False)
+        check_square_range(y, input_name="y", dtype=X.dtype)
+        y = y.astype(X.dtype, copy=False)
+    # float64 whatever the data's dtype: the engine normalizes them, and
+    # weights beyond float32's range are valid for float32 data.
+    sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
     problem = _resolve_loss(loss, X, y)
     _check_n_samples(problem, n_clusters)
     return problem, sample_weight
@@ -1011,7 +1171,9 @@ def sum_of_minimum(
         needs non-negative data) or any instance with the
         :class:`SumOfMinLoss` interface.
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative weights :math:`w_i`; None means unit weights.
+        Non-negative weights :math:`w_i`; None means unit weights. Only their
+        ratios matter: they are scaled by a power of two to sum to about one,
+        so that weights of any finite size keep every sum within range.
     init : {'k-means++', 'uniform', 'random'}, callable or array-like, \
             default='k-means++'
         'k-means++' is the generalized k-means++ seeding (Algorithm 1, or
@@ -1031,7 +1193,10 @@ def sum_of_minimum(
     learning_rate : float, default=None
         Step size :math:`\\gamma` of 'gd' and 'momentum'. None means
         :math:`1/L` for 'gd' (Theorem 4.6) and :math:`(1 - \\beta)/L` for
-        'momentum'. Ignored by 'exact'.
+        'momentum'. Ignored by 'exact'. A step so large that a run diverges
+        (its iterates overflow, or its last objective exceeds its initial
+        one) cuts the run back to its iterate of lowest objective, with a
+        :class:`~sklearn.exceptions.ConvergenceWarning`.
     reclassify_every : int, default=1
         Reclassify every ``reclassify_every`` iterations (the paper's
         :math:`r`); used by 'gd' and 'momentum'. 'exact' reaches the group
@@ -1216,9 +1381,14 @@ def generalized_kmeans_plusplus(
     """
     problem, sample_weight = _prepare(X, y, sample_weight, loss, n_clusters)
     _check_init_score(problem, "k-means++", init_score)
-    params, indices, n_scored = _seed(
-        problem, n_clusters, sample_weight, init_score, check_random_state(random_state)
-    )
+    with np.errstate(all="ignore"):
+        params, indices, n_scored = _seed(
+            problem,
+            n_clusters,
+            _normalized_weights(sample_weight, problem.X.dtype),
+            init_score,
+            check_random_state(random_state),
+        )
     if n_scored < n_clusters:
         warnings.warn(
             f"Number of distinct clusters ({n_scored}) found smaller than "

@@ -185,20 +185,30 @@ def _sketched_leverage(C, ridge, sketch_size, random_state):
     stacked = np.vstack(
         [np.asarray(sketched, dtype=np.float64), np.diag(np.sqrt(ridge))]
     )
+    # Equilibrate, as the exact scores do: columns of very different scales
+    # (the extra column of the local-sensitivity matrix, a tiny ridge) would
+    # otherwise fail the rank test below on rounding alone. With
+    # S = diag(scale), [S C; sqrt(D)] S = Q R' and R = R' S^{-1}.
+    norms = np.linalg.norm(stacked, axis=0)
+    if not np.all(norms > 0):
+        raise _not_positive_definite()
+    scale = 1.0 / norms
     # [S C; sqrt(D)] = Q R, so that (C^T S^T S C + D)^{-1} = R^{-1} R^{-T} and
-    # l_i ~ ||R^{-T} c_i||^2 = ||c_i^T R^{-1}||^2.
-    upper = np.linalg.qr(stacked, mode="r")
-    diagonal = np.abs(np.diag(upper))
+    # l_i ~ ||R^{-T} c_i||^2 = ||c_i^T R^{-1}||^2 = ||c_i^T S R'^{-1}||^2.
+    upper_scaled = np.linalg.qr(stacked * scale, mode="r")
+    diagonal = np.abs(np.diag(upper_scaled))
     if not np.all(diagonal > 1e-13 * diagonal.max(initial=0.0)):
         raise _not_positive_definite()
+    inverse = scale[:, None] * _triangular_inverse(upper_scaled, lower=False)
     k = _default_jl_components(n)
     if k < p:
         # Johnson-Lindenstrauss: ||c_i^T R^{-1} G||^2 with G Gaussian of
         # variance 1/k preserves the k-column norms up to 1 +- O(sqrt(log n/k)).
         gaussian = rng.standard_normal((p, k)) / np.sqrt(k)
-        projection = _triangular_inverse(upper, lower=False) @ gaussian
+        projection = inverse @ gaussian
     else:
-        projection = _triangular_inverse(upper, lower=False)
+        projection = inverse
+    upper = upper_scaled * norms
 
     def solve(block_T):
         return projection.T @ block_T

@@ -48,6 +48,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
 
 from ..utils._sklearn_compat import HasMethods, Interval, validate_params
+from ..utils._validation import check_square_range
 from ._params import _check_int, _is_finite_real, _ParamsMixin
 
 
@@ -179,6 +180,20 @@ def _bitmask_index(mask):
     return int(np.left_shift(np.int64(1), np.flatnonzero(mask)).sum())
 
 
+def _unit_direction(grad):
+    """``grad / max_i |g_i|``, or ``grad`` itself when it is zero.
+
+    The minimizers of :math:`\\langle g, s \\rangle` do not change when
+    :math:`g` is scaled by a positive number; the oracles that call a solver
+    (a linear program, an SVD, an assignment) or form products pass it the
+    scaled direction, whose entries are at most 1 in absolute value, so that
+    the solver's absolute tolerances apply to costs of a fixed scale and no
+    product overflows.
+    """
+    scale = np.abs(grad).max()
+    return grad if scale == 0 else grad / scale
+
+
 def _radius_property(doc):
     """A ``radius`` hyper-parameter read back validated as a float.
 
@@ -224,14 +239,22 @@ def _project_simplex(y, radius):
     :math:`x = \\max(y - \\theta, 0)` with the threshold :math:`\\theta` read
     off the sorted entries, in :math:`O(n \\log n)`.
     """
-    u = np.sort(y)[::-1]
+    # The projection commutes with shifts along the all-ones vector: working
+    # on y - max(y) keeps the entries that matter within r of 0, where the
+    # sums below are exact to round-off relative to r (on y itself, y_i ~
+    # 1e17 absorbed r = 1). The threshold is then at least -r (the largest
+    # entry gets at most r), so entries below -r give 0 and are clipped
+    # there; the subtraction can only overflow for them.
+    with np.errstate(over="ignore"):
+        shifted = np.maximum(y - y.max(), -radius)
+    u = np.sort(shifted)[::-1]
     css = np.cumsum(u) - radius
     k = np.arange(1, y.shape[0] + 1)
     positive = np.flatnonzero(u - css / k > 0)
     # The first entry is positive in exact arithmetic (it equals r > 0).
     rho = positive[-1] if positive.shape[0] else 0
     theta = css[rho] / (rho + 1)
-    return np.maximum(y - theta, 0.0)
+    return np.maximum(shifted - theta, 0.0)
 
 
 def _project_capped_simplex(y, radius):
@@ -242,17 +265,20 @@ def _project_capped_simplex(y, radius):
     projection (KKT conditions).
     """
     x = np.maximum(y, 0.0)
-    if x.sum() <= radius:
+    # Comparing the largest entry first keeps the sum in range.
+    if x.max() <= radius and x.sum() <= radius:
         return x
     return _project_simplex(y, radius)
 
 
 def _project_l1_ball(y, radius):
     """Projection onto the l1 ball (Duchi et al. 2008, section 4)."""
-    if np.abs(y).sum() <= radius:
+    absolute = np.abs(y)
+    # Comparing the largest entry first keeps the sum in range.
+    if absolute.max() <= radius and absolute.sum() <= radius:
         return y.copy()
     # + 0.0 turns the -0.0 of sign(y) * 0 into 0.0.
-    return np.sign(y) * _project_simplex(np.abs(y), radius) + 0.0
+    return np.sign(y) * _project_simplex(absolute, radius) + 0.0
 
 
 # --------------------------------------------------------------------------
@@ -465,7 +491,13 @@ class SimplexLMO(_RadiusLMO):
         return LMOResult(vertex, index, grad.shape[0])
 
     def _contains(self, x, tol):
-        return (x >= -tol).all() and abs(x.sum() - self.radius) <= tol
+        # The largest entry is compared first, so that the sum stays in range.
+        radius = self.radius
+        return (
+            (x >= -tol).all()
+            and x.max() <= radius + tol
+            and abs(x.sum() - radius) <= tol
+        )
 
     @property
     def contains_origin(self):
@@ -562,7 +594,9 @@ class L1BallLMO(_RadiusLMO):
         return LMOResult(vertex, index, n_features)
 
     def _contains(self, x, tol):
-        return np.abs(x).sum() <= self.radius + tol
+        # The largest entry is compared first, so that the sum stays in range.
+        absolute, bound = np.abs(x), self.radius + tol
+        return absolute.max() <= bound and absolute.sum() <= bound
 
     def project(self, y):
         """Euclidean projection onto the l1 ball.
@@ -686,8 +720,10 @@ class ConvexHullLMO(_BaseLMO):
         if self.mips is not None:
             _check_mips(self.mips)
         self.atoms_ = check_array(
-            atoms, dtype=[np.float64, np.float32], ensure_min_samples=1
-        )
+            atoms, dtype=[np.float64, np.float32], ensure_min_samples=1,
+            input_name="atoms",
+        )  # fmt: skip
+        check_square_range(self.atoms_, input_name="atoms")
         self.n_atoms_ = self.atoms_.shape[0]
         self.mips_ = (
             None if self.mips is None else copy.deepcopy(self.mips).fit(self.atoms_)
@@ -703,6 +739,7 @@ class ConvexHullLMO(_BaseLMO):
             )
 
     def _lmo(self, grad):
+        grad = _unit_direction(grad)
         if self.mips_ is None:
             index = _chunked_argmin(self.atoms_, grad, self.chunk_size)
             n_scored = self.n_atoms_
@@ -713,6 +750,10 @@ class ConvexHullLMO(_BaseLMO):
 
     def _contains(self, x, tol):
         atoms = self.atoms_.astype(np.float64, copy=False)
+        # The hull lies in the bounding box of the atoms: a point outside it
+        # needs no linear program (whose data it would put out of range).
+        if np.any(x < atoms.min(axis=0) - tol) or np.any(x > atoms.max(axis=0) + tol):
+            return False
         n_atoms, n_features = atoms.shape
         # Variables (w, t): minimize t subject to -t <= atoms.T w - x <= t,
         # sum(w) = 1, w >= 0.

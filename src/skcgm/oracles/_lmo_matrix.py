@@ -19,6 +19,7 @@ from ._lmo import (
     _check_positive,
     _project_capped_simplex,
     _radius_property,
+    _unit_direction,
 )
 
 # Up to this min(m, n), a dense LAPACK SVD is cheap (milliseconds) and exact
@@ -136,12 +137,20 @@ class NuclearNormBallLMO(_BaseLMO):
             vertex = np.zeros(m * n)
             vertex[0] = -radius
             return LMOResult(vertex, -1, -1)
-        u, v = _top_singular_pair(grad.reshape(m, n))
+        u, v = _top_singular_pair(_unit_direction(grad).reshape(m, n))
         return LMOResult(-radius * np.outer(u, v).ravel(), -1, -1)
 
     def _contains(self, x, tol):
-        singular_values = np.linalg.svd(x.reshape(self.shape), compute_uv=False)
-        return singular_values.sum() <= self.radius + tol
+        scale = np.abs(x).max()
+        if scale == 0:
+            return True
+        # The SVD of x / max|x_ij| stays in range; the nuclear norm overflows
+        # to inf only past the float range, where inf compares right.
+        singular_values = np.linalg.svd(
+            (x / scale).reshape(self.shape), compute_uv=False
+        )
+        with np.errstate(over="ignore"):
+            return scale * singular_values.sum() <= self.radius + tol
 
     def project(self, y):
         """Euclidean (Frobenius) projection onto the nuclear-norm ball.
@@ -159,11 +168,17 @@ class NuclearNormBallLMO(_BaseLMO):
         """
         y = self._check_point(y)
         m, n = _check_shape(self.shape)
-        u, s, vt = np.linalg.svd(y.reshape(m, n), full_matrices=False)
-        radius = self.radius
-        if s.sum() <= radius:
+        if self._contains(y, 0.0):
             return y.copy()
+        # The SVD of Y / max|Y_ij| stays in range. The projection is
+        # homogeneous, P_r(c Y) = c P_{r/c}(Y); the radius r/c can only
+        # underflow to 0 when r is below the rounding error of the singular
+        # values of c Y, and it cannot overflow, since Y is outside the ball.
+        scale = np.abs(y).max()
+        u, s, vt = np.linalg.svd((y / scale).reshape(m, n), full_matrices=False)
+        with np.errstate(under="ignore"):
+            radius = self.radius / scale
         # The singular values are non-negative: their l1-ball projection is
         # the capped-simplex one.
-        s = _project_capped_simplex(s, radius)
+        s = _project_capped_simplex(s, radius) * scale
         return ((u * s) @ vt).ravel()

@@ -16,19 +16,28 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment, linprog, minimize
 from sklearn.utils.metaestimators import available_if
 
+from ..utils._validation import check_square_range
 from ._lmo import (
     LMOResult,
     _BaseLMO,
     _check_bound_array,
     _check_positive,
     _finite_float64,
+    _unit_direction,
 )
 from ._params import _check_int
+
+# HiGHS's default tolerances (1e-7) let a cost of 1e-7 of the (unit-scaled)
+# direction go unheeded; its tightest ones leave 1e-10 of its value.
+_LP_OPTIONS = {
+    "dual_feasibility_tolerance": 1e-10,
+    "primal_feasibility_tolerance": 1e-10,
+}
 
 
 def _solve_lp(owner, c, **constraints):
     """A vertex minimizing ``c @ x`` (HiGHS), or a clear error."""
-    res = linprog(c, method="highs", **constraints)
+    res = linprog(c, method="highs", options=_LP_OPTIONS, **constraints)
     if res.status == 0:
         return res.x
     if res.status == 2:
@@ -251,7 +260,7 @@ class PolytopeLMO(_BaseLMO):
         )
         vertex = _solve_lp(
             "PolytopeLMO",
-            grad,
+            _unit_direction(grad),
             A_ub=p["A_ub"],
             b_ub=p["b_ub"],
             A_eq=p["A_eq"],
@@ -264,9 +273,15 @@ class PolytopeLMO(_BaseLMO):
         p = self._parsed()
         if not (np.all(x >= p["lower"] - tol) and np.all(x <= p["upper"] + tol)):
             return False
-        if p["A_ub"] is not None and np.any(p["A_ub"] @ x > p["b_ub"] + tol):
+        # Rows compared in units of max(1, max|x_i|), so that the products
+        # stay in range for far points.
+        scale = max(1.0, float(np.abs(x).max()))
+        x = x / scale
+        if p["A_ub"] is not None and np.any(p["A_ub"] @ x > (p["b_ub"] + tol) / scale):
             return False
-        if p["A_eq"] is not None and np.any(np.abs(p["A_eq"] @ x - p["b_eq"]) > tol):
+        if p["A_eq"] is not None and np.any(
+            np.abs(p["A_eq"] @ x - p["b_eq"] / scale) > tol / scale
+        ):
             return False
         return True
 
@@ -524,6 +539,7 @@ class DownClosedPolytopeLMO(_BaseLMO):
     def _lmo(self, grad):
         A, b, upper = self._parsed()
         vertex = np.zeros(grad.shape[0])
+        grad = _unit_direction(grad)
         columns = np.flatnonzero(grad < 0)
         if columns.shape[0] > 0:
             bounds = np.column_stack([np.zeros(columns.shape[0]), upper[columns]])
@@ -557,8 +573,16 @@ class DownClosedPolytopeLMO(_BaseLMO):
         x : ndarray of shape (n_features,)
             :math:`\\operatorname{argmin}_{x \\in \\mathcal{C}} \\|x - y\\|_2`
             up to round-off, a new float64 array inside the set (exactly).
+
+        Raises
+        ------
+        ValueError
+            If the squares of ``y`` overflow (the dual objective holds
+            :math:`\\|x - y\\|^2`).
         """
         y = self._check_point(y)
+        # The dual objective holds ||x - y||^2.
+        check_square_range(y, input_name="y")
         A, b, upper = self._parsed()
         return _DownClosedProjector(A, b, upper)(y)
 
@@ -656,7 +680,8 @@ class BirkhoffLMO(_BaseLMO):
 
     def _lmo(self, grad):
         n = int(self.n)
-        rows, columns = linear_sum_assignment(grad.reshape(n, n))
+        # The solver sums costs along augmenting paths.
+        rows, columns = linear_sum_assignment(_unit_direction(grad).reshape(n, n))
         vertex = np.zeros(n * n)
         vertex[rows * n + columns] = 1.0
         index = _permutation_rank(columns) if n <= _MAX_RANKED_PERMUTATION else -1

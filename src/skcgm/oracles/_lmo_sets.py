@@ -22,6 +22,7 @@ from ._lmo import (
     _project_capped_simplex,
     _radius_property,
     _RadiusLMO,
+    _unit_direction,
 )
 from ._params import _check_int
 
@@ -353,7 +354,9 @@ class CappedSimplexLMO(_RadiusLMO):
         return LMOResult(vertex, n_features, n_features)
 
     def _contains(self, x, tol):
-        return bool(np.all(x >= -tol) and x.sum() <= self.radius + tol)
+        # The largest entry is compared first, so that the sum stays in range.
+        bound = self.radius + tol
+        return bool(np.all(x >= -tol) and x.max() <= bound and x.sum() <= bound)
 
     def project(self, y):
         """Euclidean projection onto the capped simplex.
@@ -429,12 +432,11 @@ class L2BallLMO(_RadiusLMO):
 
     def _lmo(self, grad):
         radius = self.radius
-        scale = np.abs(grad).max()
-        if scale == 0:
+        if not grad.any():
             vertex = np.zeros_like(grad)
             vertex[0] = -radius
         else:
-            direction = grad / scale
+            direction = _unit_direction(grad)
             vertex = direction * (-radius / np.linalg.norm(direction))
         return LMOResult(vertex, -1, -1)
 
@@ -455,52 +457,71 @@ class L2BallLMO(_RadiusLMO):
             :math:`y \\min(1, r / \\|y\\|_2)`, a new float64 array.
         """
         y = self._check_point(y)
-        norm = _stable_norm(y)
         radius = self.radius
-        if norm <= radius:
+        if _stable_norm(y) <= radius:
             return y.copy()
-        return y * (radius / norm)
+        # Rescaled from y / max|y_i|, whose norm is in range even when the
+        # norm of y is not.
+        direction = _unit_direction(y)
+        return direction * (radius / np.linalg.norm(direction))
 
 
 def _stable_norm(x):
-    """``||x||_2`` without overflow or underflow of the squares."""
+    """``||x||_2`` without underflow of the squares; inf past float range."""
     scale = np.abs(x).max()
     if scale == 0:
         return 0.0
-    return float(scale * np.linalg.norm(x / scale))
+    # ||x / scale|| is in [1, sqrt(d)]: the product only overflows when the
+    # norm itself is beyond the float range, and inf then compares right.
+    with np.errstate(over="ignore"):
+        return float(scale * np.linalg.norm(x / scale))
 
 
-def _linf_l1_threshold(a, bound, total):
-    """The :math:`\\theta \\ge 0` with :math:`\\sum_i \\operatorname{clip}(a_i -
-    \\theta, 0, b) = c` for ``a >= 0`` (0 when the l1 constraint is slack).
+def _linf_l1_magnitudes(a, bound, n_nonzero):
+    """:math:`\\operatorname{clip}(a - \\theta, 0, b)` for ``a >= 0``, with
+    :math:`\\theta \\ge 0` the multiplier of :math:`\\sum_i x_i \\le k b`.
 
-    :math:`\\varphi(\\theta) = \\sum_i \\operatorname{clip}(a_i - \\theta, 0,
-    b)` is continuous, non-increasing and piecewise linear with breakpoints at
-    :math:`a_i` and :math:`a_i - b`; evaluating it at every breakpoint with
-    sorted prefix sums and interpolating on the crossing piece gives the
-    root exactly, in :math:`O(d \\log d)`.
+    :math:`\\theta = 0` when the l1 constraint is slack at
+    :math:`\\min(a, b)`. Otherwise :math:`\\varphi(\\theta) = \\sum_i
+    \\operatorname{clip}(a_i - \\theta, 0, b) = k b` has a root, found exactly
+    by evaluating the piecewise-linear :math:`\\varphi` at every breakpoint
+    with sorted prefix sums and interpolating on the crossing piece, in
+    :math:`O(d \\log d)`.
     """
-    if np.minimum(a, bound).sum() <= total:
-        return 0.0
-    sorted_a = np.sort(a)
-    prefix = np.concatenate([[0.0], np.cumsum(sorted_a)])
+    clipped = np.minimum(a, bound)
+    # Compared in units of b, so that the sum stays in range.
+    if (clipped / bound).sum() <= n_nonzero:
+        return clipped
+    # The constraint is active, so k < d. The k-th largest entry c is either
+    # strictly between theta and theta + b, or the answer is b on the k
+    # largest entries and 0 elsewhere (any other answer sums to less or more
+    # than k b). In the shifted frame d = a - c, tau = theta - c, a root is
+    # then in [-b, 0], so clipping d to [-2b, b] changes no answer, and the
+    # breakpoints d_i - b are exact to round-off relative to b however large
+    # a is (a_i - b rounds to a_i for a_i ~ 1e17 b).
     n = a.shape[0]
-    thetas = np.concatenate([[0.0], sorted_a, sorted_a - bound])
-    thetas = np.unique(thetas[thetas >= 0])
+    c = np.partition(a, n - n_nonzero)[n - n_nonzero]
+    d = np.clip(a - c, -2.0 * bound, bound)
+    total = n_nonzero * bound
+    sorted_d = np.sort(d)
+    prefix = np.concatenate([[0.0], np.cumsum(sorted_d)])
+    taus = np.unique(np.concatenate([sorted_d, sorted_d - bound]))
 
-    def phi(theta):
-        # Entries <= theta give 0, >= theta + b give b, the rest a_i - theta.
-        lo = np.searchsorted(sorted_a, theta, side="right")
-        hi = np.searchsorted(sorted_a, theta + bound, side="left")
-        return bound * (n - hi) + (prefix[hi] - prefix[lo]) - theta * (hi - lo)
+    def phi(tau):
+        # Entries <= tau give 0, entries with d_i - b >= tau give b, the rest
+        # d_i - tau (hi >= lo also when d_i - b rounds to d_i).
+        lo = np.searchsorted(sorted_d, tau, side="right")
+        hi = np.maximum(np.searchsorted(sorted_d - bound, tau, side="left"), lo)
+        return bound * (n - hi) + (prefix[hi] - prefix[lo]) - tau * (hi - lo)
 
-    values = phi(thetas)
-    # values[0] > total >= 0 = phi(max a): the root is on a piece.
+    values = phi(taus)
+    # values[0] = n b > k b > 0 = values[-1]: the root is on a piece.
     k = np.flatnonzero(values >= total)[-1]
-    if values[k] == total or k + 1 == thetas.shape[0]:
-        return float(thetas[k])
-    t0, t1, v0, v1 = thetas[k], thetas[k + 1], values[k], values[k + 1]
-    return float(t0 + (v0 - total) * (t1 - t0) / (v0 - v1))
+    tau = taus[k]
+    if values[k] > total:
+        t1, v0, v1 = taus[k + 1], values[k], values[k + 1]
+        tau = tau + (v0 - total) * (t1 - tau) / (v0 - v1)
+    return np.clip(d - tau, 0.0, bound)
 
 
 class KSparseLMO(_BaseLMO):
@@ -632,6 +653,6 @@ class KSparseLMO(_BaseLMO):
         """
         y = self._check_point(y)
         n_nonzero, bound = self._params()
-        absolute = np.abs(y)
-        theta = _linf_l1_threshold(absolute, bound, n_nonzero * bound)
-        return np.sign(y) * np.clip(absolute - theta, 0.0, bound) + 0.0
+        magnitudes = _linf_l1_magnitudes(np.abs(y), bound, n_nonzero)
+        # + 0.0 turns the -0.0 of sign(y) * 0 into 0.0.
+        return np.sign(y) * magnitudes + 0.0

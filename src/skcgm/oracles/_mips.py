@@ -33,6 +33,7 @@ import numpy as np
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array, check_random_state
 
+from ..utils._validation import check_square_range
 from ._mips_fast import best_inner_product, hamming_distances, union_candidates
 from ._params import _check_int, _ParamsMixin
 
@@ -55,13 +56,18 @@ _MAX_BITS = 62
 
 
 def _check_atoms(atoms):
-    """Validate ``atoms`` as a finite dense 2-D float array."""
-    return check_array(
+    """Validate ``atoms`` as a finite dense 2-D float array.
+
+    Their squared norms (the padding, the scores) must stay in range.
+    """
+    atoms = check_array(
         atoms,
         dtype=[np.float64, np.float32],
         accept_sparse=False,
         input_name="atoms",
     )
+    check_square_range(atoms, input_name="atoms")
+    return atoms
 
 
 class _BaseMIPS(_ParamsMixin):
@@ -93,6 +99,8 @@ class _BaseMIPS(_ParamsMixin):
     def _check_query(self, q):
         self._check_is_fitted()
         q = check_array(q, dtype=self.atoms_.dtype, ensure_2d=False, input_name="q")
+        # The scores are inner products with atoms of the same range.
+        check_square_range(q, input_name="q")
         if q.shape != (self.n_features_in_,):
             raise ValueError(
                 f"q must be a 1-D array of shape (n_features,) = "
@@ -103,6 +111,7 @@ class _BaseMIPS(_ParamsMixin):
     def _check_queries(self, Q):
         self._check_is_fitted()
         Q = check_array(Q, dtype=self.atoms_.dtype, input_name="Q")
+        check_square_range(Q, input_name="Q")
         if Q.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"Q must have n_features={self.n_features_in_} columns, as the "
@@ -430,8 +439,7 @@ class LSHMIPS(_BaseMIPS):
         indices = np.zeros(n_queries, dtype=np.int64)
         scores = np.zeros(n_queries, dtype=self.atoms_.dtype)
         n_scored = np.zeros(n_queries, dtype=np.int64)
-        norms = np.linalg.norm(Q, axis=1)
-        nonzero = norms > 0
+        nonzero = np.abs(Q).max(axis=1) > 0
         padded = _pad_query(np.asarray(Q[nonzero], dtype=np.float64))
         codes, margins = self._hash(padded, return_margins=True)
         for row, qi in enumerate(np.flatnonzero(nonzero)):
@@ -685,6 +693,10 @@ def sphere_pad_query(Q):
 
 def _pad_query(Q):
     """:func:`sphere_pad_query` of a validated 2-D float64 array."""
-    norms = np.linalg.norm(Q, axis=1, keepdims=True)
-    unit = np.divide(Q, norms, out=np.zeros_like(Q), where=norms > 0)
+    # Rows are divided by their largest entry first: the squares of a tiny
+    # query underflow to a zero norm, those of a huge one overflow.
+    scale = np.abs(Q).max(axis=1, keepdims=True)
+    unit = np.divide(Q, scale, out=np.zeros_like(Q), where=scale > 0)
+    norms = np.linalg.norm(unit, axis=1, keepdims=True)
+    unit = np.divide(unit, norms, out=np.zeros_like(Q), where=norms > 0)
     return np.hstack([unit, np.zeros((Q.shape[0], 1))])

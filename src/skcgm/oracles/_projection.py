@@ -36,12 +36,26 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from ..utils._validation import check_square_range
 from ._params import _is_finite_real
 
 # Tolerance of the feasibility check of the warm starts x0 / x1: LP-based
 # oracles return vertices feasible only to the solver's tolerance (HiGHS:
 # 1e-7), and convex combinations of them inherit it.
 _START_TOL = 1e-6
+
+# The default cap on the LMO calls of SHFW and of one infeasible projection:
+# every loop stops by a count, even when a tiny eps makes Lemma 6's bound
+# 27 R^2 / eps astronomically large.
+_DEFAULT_MAX_LMO_CALLS = 10_000
+
+# The largest radius R whose 27 R^2 (bound 4, Lemma 6) and squared distances
+# between points of R B stay finite.
+_MAX_RADIUS = math.sqrt(sys.float_info.max / 64.0)
+
+# The pull of Algorithm 4 lands y this fraction of sqrt(3 eps) from x, so
+# that round-off cannot push ||x - y||^2 back above 3 eps.
+_CLOSE_MARGIN = 1.0 - 1e-8
 
 
 class FWProjectionResult(NamedTuple):
@@ -143,8 +157,9 @@ class InfeasibleProjectionResult(NamedTuple):
     n_lmo_calls : int
         LMO calls made.
     n_outer : int
-        Iterations of the loop of Algorithm 4 (SHFW calls); 0 when
-        :math:`\\|x_0 - y_0\\|^2 \\le 3\\epsilon`.
+        SHFW calls of Algorithm 4: 0 when :math:`\\|x_0 - y_0\\|^2 \\le
+        3\\epsilon`, else 1 (the step of :func:`infeasible_projection` ends
+        the loop of (39) after one call).
     status : {'ok', 'max_lmo_calls'}
         Whether the closeness test was met within the LMO-call cap.
 
@@ -212,8 +227,9 @@ def _check_positive(value, name):
 
 
 def _check_cap(value, name):
+    """The LMO-call cap: ``value``, or the default cap when None."""
     if value is None:
-        return None
+        return _DEFAULT_MAX_LMO_CALLS
     if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
         raise ValueError(f"{name} must be None or an int >= 0; got {value!r}.")
     return int(value)
@@ -234,7 +250,19 @@ def _resolve_radius(lmo, radius):
                 "lmo.radius is None; pass radius=... (an upper bound on ||x|| "
                 "over the set)."
             )
-    return _check_positive(radius, "radius")
+    return _check_radius(radius)
+
+
+def _check_radius(radius):
+    """``float(radius)`` for a finite R > 0 whose square (and 27 R^2) is finite."""
+    radius = _check_positive(radius, "radius")
+    if radius > _MAX_RADIUS:
+        raise ValueError(
+            f"radius={radius:.3g} is too large: its square overflows float64 "
+            f"(radii up to {_MAX_RADIUS:.3g} are accepted). Scale the set, the "
+            "points and the gradients down by a common factor."
+        )
+    return radius
 
 
 def _check_start(lmo, x, name):
@@ -355,12 +383,17 @@ def frank_wolfe_projection(lmo, y, x0=None, *, tol=1e-6, max_iter=1000):
 
 
 def _shfw(lmo, x, y, eps, max_lmo_calls):
-    """Algorithm 3 on validated inputs; ``x`` is overwritten."""
+    """Algorithm 3 on validated inputs, at most ``max_lmo_calls`` LMO calls.
+
+    Returns the :class:`SHFWResult` and the Frank-Wolfe gap
+    :math:`\\langle x - y, x - v \\rangle` at its ``x`` (inf when no LMO call
+    was made): for every :math:`z \\in \\mathcal{K}`, :math:`\\langle y - x,
+    z - x \\rangle \\le` gap, the cut :func:`_pull` uses.
+    """
     n_lmo_calls = 0
-    while True:
-        if max_lmo_calls is not None and n_lmo_calls >= max_lmo_calls:
-            return SHFWResult(x, n_lmo_calls, "max_lmo_calls")
-        # Step 3, the LMO before the tests as printed (note 002, 2.3).
+    gap = math.inf
+    while n_lmo_calls < max_lmo_calls:
+        # Step 3, the LMO before the tests as printed.
         residual = x - y
         v = _vertex(lmo, residual)
         n_lmo_calls += 1
@@ -368,13 +401,22 @@ def _shfw(lmo, x, y, eps, max_lmo_calls):
         gap = float(-(residual @ direction))
         # Step 4: the closeness test is reported first, as Algorithm 4 reads it.
         if float(residual @ residual) <= 3.0 * eps:
-            return SHFWResult(x, n_lmo_calls, "close")
+            return SHFWResult(x, n_lmo_calls, "close"), gap
         if gap <= eps:
-            return SHFWResult(x, n_lmo_calls, "separated")
+            return SHFWResult(x, n_lmo_calls, "separated"), gap
         # Steps 7-8: exact line search on ||y - x - sigma (v - x)||^2; gap >
         # eps > 0 makes ||v - x|| > 0.
         sigma = min(1.0, gap / float(direction @ direction))
-        x += sigma * direction
+        step = x + sigma * direction
+        if n_lmo_calls == max_lmo_calls:
+            # Out of calls: the updated point is kept only when it is close
+            # (a test without an LMO call); otherwise x, whose gap is known.
+            residual = step - y
+            if float(residual @ residual) <= 3.0 * eps:
+                return SHFWResult(step, n_lmo_calls, "close"), gap
+            break
+        x = step
+    return SHFWResult(x, n_lmo_calls, "max_lmo_calls"), gap
 
 
 def separating_hyperplane_fw(lmo, x1, y, eps, *, max_lmo_calls=None):
@@ -410,8 +452,13 @@ def separating_hyperplane_fw(lmo, x1, y, eps, *, max_lmo_calls=None):
     eps : float
         Tolerance :math:`\\epsilon > 0`.
     max_lmo_calls : int or None, default=None
-        Cap on the LMO calls; None means no cap (the algorithm terminates
-        for an exact LMO).
+        Cap on the LMO calls; None is 10000. Lemma 6 of Garber and Kretzu
+        bounds the calls by :math:`\\lceil 27R^2/\\epsilon - 2 \\rceil` for an
+        exact LMO, so the default is only reached for :math:`\\epsilon <
+        27 R^2 / 10002` or by round-off. When the cap is reached the status
+        is ``'max_lmo_calls'`` and ``x`` is the last iterate whose gap was
+        computed (or, when it is close to ``y``, the one after it, with
+        status ``'close'``).
 
     Returns
     -------
@@ -438,7 +485,7 @@ def separating_hyperplane_fw(lmo, x1, y, eps, *, max_lmo_calls=None):
     eps = _check_positive(eps, "eps")
     max_lmo_calls = _check_cap(max_lmo_calls, "max_lmo_calls")
     _check_start(lmo, x, "x1")
-    return _shfw(lmo, x, y, eps, max_lmo_calls)
+    return _shfw(lmo, x, y, eps, max_lmo_calls)[0]
 
 
 def infeasible_projection_lmo_bound(radius, eps, dist2):
@@ -483,7 +530,7 @@ def infeasible_projection_lmo_bound(radius, eps, dist2):
     >>> infeasible_projection_lmo_bound(radius=1.0, eps=0.1, dist2=1.0)
     6298
     """
-    radius = _check_positive(radius, "radius")
+    radius = _check_radius(radius)
     eps = _check_positive(eps, "eps")
     if (
         isinstance(dist2, bool)
@@ -495,6 +542,8 @@ def infeasible_projection_lmo_bound(radius, eps, dist2):
     # Relative slack 1e-12 so that round-off does not move an exact integer
     # across the ceiling or the floor (27 / 0.27 - 2 is 98, 0.1**2 > 0.01).
     per_shfw = 27.0 * radius**2 / eps - 2.0
+    if not per_shfw < sys.maxsize:  # a tiny eps: no integer to round
+        return sys.maxsize
     per_shfw = max(1, math.ceil(per_shfw - 1e-12 * max(1.0, abs(per_shfw))))
     # Factored so that a tiny eps overflows to inf (clipped) instead of
     # underflowing eps**2 to 0.
@@ -505,6 +554,74 @@ def infeasible_projection_lmo_bound(radius, eps, dist2):
     return int(math.floor(bound + 1e-12 * bound))
 
 
+def _norm(v):
+    """Euclidean norm, inf only when it exceeds the float64 range.
+
+    The largest entry is factored out, so that squares do not overflow.
+    """
+    scale = float(np.max(np.abs(v))) if v.size else 0.0
+    if scale == 0.0:
+        return 0.0
+    v = v / scale
+    return scale * math.sqrt(float(v @ v))
+
+
+def _pull(x, y, gap, eps):
+    """The step of Algorithm 4 after SHFW: ``y`` pulled towards ``x``, or None.
+
+    Every :math:`z \\in \\mathcal{K}` satisfies :math:`\\langle d, z - x
+    \\rangle \\le g` with :math:`d = y - x` and :math:`g` the Frank-Wolfe gap
+    at :math:`x`, so for :math:`\\|d\\|^2 > g` the half-space :math:`H =
+    \\{z : \\langle d, z - x \\rangle \\le g\\}` contains :math:`\\mathcal{K}`
+    and not :math:`y`. The points :math:`y - \\gamma d` with :math:`0 \\le
+    \\gamma \\le 1 - g / \\|d\\|^2` are the segment from :math:`y` to its
+    projection onto :math:`H`; they are at least as close as :math:`y` to
+    every point of :math:`H`, hence of :math:`\\mathcal{K}` (37). The pull
+    goes the least distance along it that brings :math:`y` within
+    :math:`\\sqrt{3\\epsilon}` of :math:`x` (a margin below), and stops at
+    the projection onto :math:`H` when that is farther.
+    """
+    d = y - x
+    dist = _norm(d)
+    if not gap < dist * dist:
+        return None
+    target = max(math.sqrt(3.0 * eps * _CLOSE_MARGIN), gap / dist)
+    if target >= dist:
+        return None
+    return x + (target / dist) * d
+
+
+def _infeasible_projection(lmo, x0, y0, eps, radius, max_lmo_calls):
+    """Algorithm 4 on validated inputs, with the pull of :func:`_pull`.
+
+    Returns the :class:`InfeasibleProjectionResult` without warning.
+    """
+    # Step 2: radial projection onto R B, through y0 / max|y0| so that
+    # neither the norm nor the direction overflows (||y0|| may be inf).
+    norm_y0 = _norm(y0)
+    if norm_y0 > radius:
+        direction = y0 / float(np.max(np.abs(y0)))
+        y = direction * (radius / _norm(direction))
+    else:
+        y = y0.copy()
+    # Step 3: the test uses y0. ||x0 - y0|| >= ||y0|| - ||x0|| decides it
+    # without squaring a huge y0.
+    if norm_y0 - _norm(x0) <= math.sqrt(3.0 * eps):
+        residual = x0 - y0
+        if float(residual @ residual) <= 3.0 * eps:
+            return InfeasibleProjectionResult(x0.copy(), y, 0, 0, "ok")
+    (x, n_lmo_calls, status), gap = _shfw(lmo, x0.copy(), y, eps, max_lmo_calls)
+    if status != "close":
+        # Step 8 with the pull: after a separation, (x, y_pulled) is close.
+        pulled = _pull(x, y, gap, eps)
+        if pulled is not None:
+            y = pulled
+        residual = x - y
+        if float(residual @ residual) > 3.0 * eps:
+            return InfeasibleProjectionResult(x, y, n_lmo_calls, 1, "max_lmo_calls")
+    return InfeasibleProjectionResult(x, y, n_lmo_calls, 1, "ok")
+
+
 def infeasible_projection(lmo, x0, y0, eps, *, radius=None, max_lmo_calls=None):
     """Infeasible projection oracle :math:`\\mathcal{O}_{IP}` (Lemma 1, Algorithm 4).
 
@@ -512,25 +629,30 @@ def infeasible_projection(lmo, x0, y0, eps, *, radius=None, max_lmo_calls=None):
     and any :math:`y_0`, Algorithm 4 of Liao et al. (Garber and Kretzu 2022,
     Algorithm 3) sets :math:`y_1 = y_0 / \\max\\{1, \\|y_0\\|/R\\}`, returns
     :math:`(x_0, y_1)` at once when :math:`\\|x_0 - y_0\\|^2 \\le 3\\epsilon`
-    (the test uses :math:`y_0`, the answer :math:`y_1`), and otherwise
-    iterates, with :math:`\\gamma = 2\\epsilon / \\|x_0 - y_0\\|^2`,
+    (the test uses :math:`y_0`, the answer :math:`y_1`), and otherwise runs
+    SHFW (Algorithm 3) from :math:`x_0` towards :math:`y_1`. When SHFW
+    separates :math:`y_1` from :math:`\\mathcal{K}` (Frank-Wolfe gap
+    :math:`g \\le \\epsilon` at :math:`x_1` while :math:`\\|d\\|^2 >
+    3\\epsilon`, :math:`d = y_1 - x_1`), the step (39)
+    :math:`y_2 = y_1 - \\gamma d` is taken once, with
 
     .. math::
 
-        x_i = \\text{SHFW}(\\mathcal{K}, x_{i-1}, y_i, \\epsilon), \\qquad
-        y_{i+1} = y_i - \\gamma (y_i - x_i) \\quad \\text{while} \\quad
-        \\|x_i - y_i\\|^2 > 3\\epsilon, \\qquad (39)
+        \\gamma = 1 - \\frac{\\sqrt{3\\epsilon}}{\\|d\\|}, \\qquad
+        \\text{so that} \\quad \\|x_1 - y_2\\| = \\sqrt{3\\epsilon},
 
-    returning :math:`(x_i, y_i)` at the first close pair. The output
-    satisfies Lemma 1: :math:`x \\in \\mathcal{K}`, :math:`\\|\\tilde y\\|
-    \\le R`, :math:`\\|x - \\tilde y\\|^2 \\le 3\\epsilon`, and
+    and :math:`(x_1, y_2)` is returned. The output satisfies Lemma 1:
+    :math:`x \\in \\mathcal{K}`, :math:`\\|\\tilde y\\| \\le R`,
+    :math:`\\|x - \\tilde y\\|^2 \\le 3\\epsilon`, and
 
     .. math::
 
         \\|\\tilde y - z\\|^2 \\le \\|y_0 - z\\|^2 \\quad \\forall z \\in
         \\mathcal{K}, \\qquad (37)
 
-    in at most :func:`infeasible_projection_lmo_bound` LMO calls (4).
+    in at most one SHFW call, :math:`\\lceil 27 R^2/\\epsilon - 2 \\rceil` LMO
+    calls (Lemma 6 of Garber and Kretzu), within bound (4)
+    (:func:`infeasible_projection_lmo_bound`).
 
     Parameters
     ----------
@@ -540,25 +662,27 @@ def infeasible_projection(lmo, x0, y0, eps, *, radius=None, max_lmo_calls=None):
         Feasible warm start (not modified). Checked with ``lmo.contains``
         (to 1e-6) when the oracle has one.
     y0 : array-like of shape (n_features,)
-        The point to project (not modified).
+        The point to project (not modified); any finite size.
     eps : float
         Tolerance :math:`\\epsilon > 0`.
     radius : float or None, default=None
         :math:`R`, an upper bound on :math:`\\|x\\|` over
         :math:`\\mathcal{K}` (Assumption A1); None reads ``lmo.radius``.
     max_lmo_calls : int or None, default=None
-        Cap on the LMO calls. None means twice bound (4) plus 10, a slack
-        against round-off that an exact LMO never needs. When the cap is hit
-        with :math:`\\|x - \\tilde y\\|^2 > 3\\epsilon` the status is
-        ``'max_lmo_calls'`` and a :class:`~sklearn.exceptions.ConvergenceWarning`
-        is raised; the answer still satisfies (37) and feasibility. A cap
-        hit on a close pair returns it with status ``'ok'`` (the next SHFW
-        call would return it after one more LMO call).
+        Cap on the LMO calls; None is 10000 (reached only for
+        :math:`\\epsilon < 27R^2/10002` or by round-off). When the cap is
+        hit before SHFW separates or gets close, the status is
+        ``'max_lmo_calls'`` and a
+        :class:`~sklearn.exceptions.ConvergenceWarning` is raised; the answer
+        still satisfies feasibility and (37), with :math:`\\tilde y` pulled
+        as close to :math:`x` as the last Frank-Wolfe gap allows (see
+        Notes). A cap hit on a close pair returns it with status ``'ok'``.
 
     Returns
     -------
     result : InfeasibleProjectionResult
-        ``(x, y_tilde, n_lmo_calls, n_outer, status)``.
+        ``(x, y_tilde, n_lmo_calls, n_outer, status)``; ``n_outer`` is 0 on
+        the early return and 1 otherwise.
 
     See Also
     --------
@@ -567,13 +691,30 @@ def infeasible_projection(lmo, x0, y0, eps, *, radius=None, max_lmo_calls=None):
 
     Notes
     -----
-    Each loop step is monotone for any :math:`\\gamma \\le 4/3`: with
-    :math:`d = y_i - x_i`, :math:`\\|d\\|^2 > 3\\epsilon` and SHFW's
-    :math:`\\langle d, z - x_i \\rangle \\le \\epsilon`,
-    :math:`\\|y_{i+1} - z\\|^2 \\le \\|y_i - z\\|^2 - 2\\gamma(\\|d\\|^2 -
-    \\epsilon) + \\gamma^2 \\|d\\|^2`. The printed :math:`\\gamma`, which
-    uses :math:`y_0` rather than :math:`y_1`, is kept: it is what bound (4)
-    is proved for.
+    **The step.** Algorithm 4 prints :math:`\\gamma = 2\\epsilon/\\|x_0 -
+    y_0\\|^2` and repeats SHFW and the step until the pair is close: for a
+    far :math:`y_0` that is a step of relative size :math:`2\\epsilon /
+    \\|x_0 - y_0\\|^2`, and bound (4) grows like :math:`\\|x_0 -
+    y_0\\|^4/\\epsilon^2` SHFW calls (about :math:`10^{14}` LMO calls for
+    :math:`R = 1`, :math:`\\epsilon = 0.005` and :math:`\\|x_0 - y_0\\| =
+    3000`). The paper leaves :math:`\\gamma` as a parameter of (39), and
+    the argument of Lemma 7 of Garber and Kretzu allows any :math:`\\gamma`
+    up to :math:`2(1 - g/\\|d\\|^2)`: with :math:`g` the Frank-Wolfe gap at
+    :math:`x_1`, every :math:`z \\in \\mathcal{K}` has :math:`\\langle d, z -
+    x_1 \\rangle \\le g`, so
+
+    .. math::
+
+        \\|y_1 - \\gamma d - z\\|^2 \\le \\|y_1 - z\\|^2
+        - 2\\gamma(\\|d\\|^2 - g) + \\gamma^2 \\|d\\|^2 \\le \\|y_1 - z\\|^2.
+
+    After a separation (:math:`g \\le \\epsilon < \\|d\\|^2/3`) the
+    :math:`\\gamma` above is in that range and lands :math:`y_2` at distance
+    :math:`\\sqrt{3\\epsilon}` from :math:`x_1` (times :math:`1 - 10^{-8}`,
+    against round-off), the distance at which the printed small steps stop:
+    the loop of (39) ends after its first step. When the cap stops SHFW
+    with :math:`g > \\epsilon`, the same step with :math:`\\|x_1 - y_2\\| =
+    \\max(\\sqrt{3\\epsilon}, g/\\|d\\|)` is taken when :math:`g < \\|d\\|^2`.
 
     Examples
     --------
@@ -584,7 +725,7 @@ def infeasible_projection(lmo, x0, y0, eps, *, radius=None, max_lmo_calls=None):
     >>> x, y_tilde, n_lmo_calls, n_outer, status = infeasible_projection(
     ...     SimplexLMO(), x0, y0, eps=0.01)
     >>> x, np.round(y_tilde, 4), n_lmo_calls, n_outer, status
-    (array([0.5, 0.5]), array([0.6218, 0.6218]), 41, 40, 'ok')
+    (array([0.5, 0.5]), array([0.6225, 0.6225]), 2, 1, 'ok')
     >>> bool(np.sum((x - y_tilde) ** 2) <= 3 * 0.01)
     True
     """
@@ -595,40 +736,18 @@ def infeasible_projection(lmo, x0, y0, eps, *, radius=None, max_lmo_calls=None):
     radius = _resolve_radius(lmo, radius)
     max_lmo_calls = _check_cap(max_lmo_calls, "max_lmo_calls")
     _check_start(lmo, x0, "x0")
-
-    # Step 2: radial projection onto R B.
-    y = y0 / max(1.0, float(np.linalg.norm(y0)) / radius)
-    dist2 = float((x0 - y0) @ (x0 - y0))
-    # Step 3: the test uses y0 (note 002, 2.4).
-    if dist2 <= 3.0 * eps:
-        return InfeasibleProjectionResult(x0, y, 0, 0, "ok")
-    if max_lmo_calls is None:
-        bound = infeasible_projection_lmo_bound(radius, eps, dist2)
-        max_lmo_calls = min(sys.maxsize, 2 * bound + 10)
-    gamma = 2.0 * eps / dist2
-    x = x0
-    n_lmo_calls = n_outer = 0
-    while True:
-        x, calls, status = _shfw(lmo, x, y, eps, max_lmo_calls - n_lmo_calls)
-        n_lmo_calls += calls
-        n_outer += 1
-        residual = x - y
-        if float(residual @ residual) <= 3.0 * eps:
-            return InfeasibleProjectionResult(x, y, n_lmo_calls, n_outer, "ok")
-        if status == "max_lmo_calls":
-            warnings.warn(
-                f"infeasible_projection reached max_lmo_calls={max_lmo_calls} "
-                f"with ||x - y_tilde||^2 = {float(residual @ residual):.3g} > "
-                f"3 eps = {3.0 * eps:.3g}; y_tilde is still an infeasible "
-                "projection and x is feasible, but they are not close.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
-            return InfeasibleProjectionResult(
-                x, y, n_lmo_calls, n_outer, "max_lmo_calls"
-            )
-        # Step 8: SHFW separated y from K; y_{i+1} = y_i - gamma (y_i - x_i).
-        y = y + gamma * residual
+    result = _infeasible_projection(lmo, x0, y0, eps, radius, max_lmo_calls)
+    if result.status == "max_lmo_calls":
+        residual = result.x - result.y_tilde
+        warnings.warn(
+            f"infeasible_projection reached max_lmo_calls={max_lmo_calls} "
+            f"with ||x - y_tilde||^2 = {float(residual @ residual):.3g} > "
+            f"3 eps = {3.0 * eps:.3g}; y_tilde is still an infeasible "
+            "projection and x is feasible, but they are not close.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    return result
 
 
 def check_infeasible_projection(lmo, y0, x, y_tilde, eps, *, radius=None, tol=1e-9):
@@ -696,6 +815,9 @@ def check_infeasible_projection(lmo, y0, x, y_tilde, eps, *, radius=None, tol=1e
     y0 = _check_point(y0, "y0")
     x = _check_point(x, "x", n_features=y0.shape[0])
     y_tilde = _check_point(y_tilde, "y_tilde", n_features=y0.shape[0])
+    # The certificate compares squared norms.
+    for point, name in ((y0, "y0"), (x, "x"), (y_tilde, "y_tilde")):
+        check_square_range(point, input_name=name)
     eps = _check_positive(eps, "eps")
     radius = _resolve_radius(lmo, radius)
     if (

@@ -7,7 +7,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin
 from sklearn.kernel_approximation import Nystroem, RBFSampler
 from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
-from sklearn.utils import check_random_state
+from sklearn.utils import assert_all_finite, check_random_state
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import (
@@ -26,7 +26,7 @@ from ..utils._sklearn_compat import (
     _fit_context,
     validate_data,
 )
-from ..utils._validation import check_sample_weight
+from ..utils._validation import check_sample_weight, check_square_range
 from ._base import _SamplerMixin, _take_rows
 
 _MAX_SEED = np.iinfo(np.int32).max
@@ -403,6 +403,8 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
                 "y is None: per_class=True herds each class of y separately."
             )
         y = y.toarray() if sp.issparse(y) else np.asarray(y)
+        # Before type_of_target, whose NaN test casts NaN to int.
+        assert_all_finite(y, input_name="y")
         y_type = type_of_target(y, input_name="y")
         if y_type in ("binary", "multiclass"):
             # scikit-learn's DataConversionWarning for a column vector.
@@ -431,6 +433,10 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         if self.feature_map == "identity":
             X = X.toarray() if sp.issparse(X) else X
             return np.asarray(X, dtype=np.float64)
+        if self.feature_map == "nystroem":
+            scale = self._nystroem_scale
+            features = self.feature_map_.transform(X / scale) * scale
+            return np.asarray(features, dtype=np.float64)
         return np.asarray(self.feature_map_.transform(X), dtype=np.float64)
 
     def _kernel_diagonal(self, X):
@@ -545,11 +551,17 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             The fitted sampler.
         """
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32])
+        # The kernels form squared distances or inner products of the rows.
+        check_square_range(X)
         if y is not None:
             check_consistent_length(X, y)
         self._check_combinations()
         labels = self._class_labels(y) if self.per_class else None
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        # Herding only uses the weights normalized, p = w / sum(w): dividing
+        # by the largest first keeps the sums finite for weights up to the
+        # float range.
+        sample_weight = sample_weight / sample_weight.max()
 
         if labels is None:
             classes, groups = [None], [np.arange(X.shape[0])]
@@ -585,12 +597,21 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
                 random_state=rng.randint(_MAX_SEED),
             ).fit(X64)
         elif self.feature_map == "nystroem":
+            # Nystroem floors the eigenvalues of its kernel matrix at the
+            # absolute 1e-12: the features of the linear kernel, homogeneous
+            # in X, are computed on X / max|X| when that exceeds 1, so that the
+            # floor stays relative (on X ~ 1e145 it blew the features up by
+            # 1e6).
+            self._nystroem_scale = 1.0
+            if self.kernel == "linear":
+                largest = abs(X64).max() if X64.shape[0] else 0.0
+                self._nystroem_scale = max(1.0, float(largest))
             self.feature_map_ = Nystroem(
                 kernel=self.kernel,
                 gamma=self._gamma if self.kernel == "rbf" else None,
                 n_components=min(self.n_components, X.shape[0]),
                 random_state=rng.randint(_MAX_SEED),
-            ).fit(X64)
+            ).fit(X64 / self._nystroem_scale)
         F = None if self.feature_map == "exact" else self._features(X64)
 
         indices, weights, resample, history, n_scored = [], [], [], [], []
@@ -689,10 +710,16 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         X = validate_data(
             self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False
         )
+        check_square_range(X)
         X = X.astype(np.float64, copy=False)
         a = self.sample_weights_
         if self.feature_map != "exact":
             diff = self._features(X).mean(axis=0) - self._embedding
+            return -float(diff @ diff)
+        if self.kernel == "linear":
+            # The feature map is the identity: the means stay in range where
+            # the sum of the n**2 kernel entries would overflow.
+            diff = np.asarray(X.mean(axis=0)).ravel() - self._support.T @ a
             return -float(diff @ diff)
         n = X.shape[0]
         xx = sum(self._kernel(X[block], X).sum() for block in row_blocks(n, n))
@@ -712,7 +739,10 @@ def _apportion(total, shares, minimum=0):
     """
     shares = np.asarray(shares, dtype=np.float64)
     fixed = np.zeros(shares.shape, dtype=bool)
-    while True:
+    # Every pass fixes at least one more share or ends: at most one pass per
+    # share, and a free share is left (their quotas sum to free_total >=
+    # minimum times their number, so they cannot all be below minimum).
+    for _ in range(shares.shape[0]):
         free_total = total - minimum * fixed.sum()
         quotas = np.where(fixed, minimum, free_total * shares / shares[~fixed].sum())
         below = ~fixed & (quotas < minimum)

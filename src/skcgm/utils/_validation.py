@@ -40,7 +40,7 @@ def check_sample_weight(sample_weight, X, dtype=None):
     return sample_weight
 
 
-def check_square_range(X, *, input_name="X"):
+def check_square_range(X, *, input_name="X", dtype=None):
     """Refuse data whose squared row norms would overflow its dtype.
 
     Every estimator of skcgm forms squares of its inputs (distances, Gram
@@ -58,6 +58,10 @@ def check_square_range(X, *, input_name="X"):
         range, any other dtype against float64's.
     input_name : str, default="X"
         The name of the input in the error message.
+    dtype : dtype, default=None
+        The dtype whose range bounds the squares, for data that will be cast
+        to it (targets of float32 inputs); None means the dtype of ``X`` as
+        described above.
 
     Raises
     ------
@@ -77,7 +81,9 @@ def check_square_range(X, *, input_name="X"):
     values = X.data if sp.issparse(X) else np.asarray(X)
     if values.size == 0:
         return
-    dtype = values.dtype if np.issubdtype(values.dtype, np.floating) else np.float64
+    if dtype is None:
+        floating = np.issubdtype(values.dtype, np.floating)
+        dtype = values.dtype if floating else np.float64
     largest = float(np.finfo(dtype).max)
     n_columns = X.shape[1] if len(X.shape) > 1 else 1
     bound = np.sqrt(largest / (16.0 * max(n_columns, 1)))
