@@ -45,8 +45,8 @@ _POSITIVE = st.floats(1e-12, 1e12)
 
 
 @st.composite
-def _learners(draw, budget_lmo):
-    """A learner (any class, parameters at their boundaries) and its budget.
+def _learners(draw, budget_lmo, name):
+    """A learner of class ``name`` (parameters at their boundaries), its budget.
 
     The budget is the documented bound on the LMO calls of one round: the
     infeasible projection's ``max_lmo_calls_`` per block (per node) for
@@ -56,7 +56,6 @@ def _learners(draw, budget_lmo):
     n_features = draw(st.integers(1, 3))
     lmo = budget_lmo(draw(_sets(n_features)), budget=10**6)
     horizon = draw(st.integers(1, 12))
-    name = draw(st.sampled_from(["POBGA", "DPOBGA", "OGA", "OBGA", "MetaFW", "MonoFW"]))
     optional = st.one_of(st.none(), _POSITIVE)
     if name in ("POBGA", "DPOBGA"):
         kwargs = dict(
@@ -139,12 +138,14 @@ def _inside(lmo, x):
     return all(lmo.contains(row, tol=_TOL) for row in rows)
 
 
+# One property run per learner class: the slow budget is 500 examples each.
+@pytest.mark.parametrize("name", ["POBGA", "DPOBGA", "OGA", "OBGA", "MetaFW", "MonoFW"])
 def test_every_round_ends_within_the_lmo_budget_inside_the_set(
-    property_settings, budget_lmo
+    property_settings, budget_lmo, name
 ):
     @given(data=st.data())
     def check(data):
-        learner = data.draw(_learners(budget_lmo))
+        learner = data.draw(_learners(budget_lmo, name))
         try:
             learner.reset()
         except ValueError as exc:
@@ -175,8 +176,8 @@ def test_every_round_ends_within_the_lmo_budget_inside_the_set(
                     return
                 assert lmo.n_calls - before <= _budget(learner)
         event(f"{type(learner).__name__} played {learner.horizon} rounds")
-        for name in ("step_size_", "grad_bound_", "eps_", "radius_"):
-            value = getattr(learner, name, None)
+        for attribute in ("step_size_", "grad_bound_", "eps_", "radius_"):
+            value = getattr(learner, attribute, None)
             assert value is None or math.isfinite(value)
         if isinstance(learner, (POBGA, DPOBGA)):
             assert all(np.all(np.isfinite(d)) for d in learner.history_["dist2"])

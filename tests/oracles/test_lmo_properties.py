@@ -214,12 +214,16 @@ def _size_of(vertices, lmo):
     return max(1.0, lmo.radius * np.sqrt(lmo.n_features))
 
 
+# One property run per kind of set: the slow budget is 500 examples each.
+@pytest.mark.parametrize("kind", _KINDS)
 def test_lmo_answer_is_a_minimizing_point_of_the_set(
-    property_settings, polytope_vertices
+    property_settings, polytope_vertices, kind
 ):
     @given(data=st.data())
     def check(data):
-        lmo, vertices, optimum = data.draw(_lmo_and_oracle(polytope_vertices))
+        lmo, vertices, optimum = data.draw(
+            _lmo_and_oracle(polytope_vertices, kinds=(kind,))
+        )
         grad = data.draw(_directions(lmo.n_features))
         before = grad.copy()
         with warnings.catch_warnings():
@@ -248,14 +252,17 @@ def test_lmo_answer_is_a_minimizing_point_of_the_set(
     property_settings(check)()
 
 
+# The Birkhoff polytope, general polytopes and convex hulls have no
+# projection: they serve Frank-Wolfe only.
+@pytest.mark.parametrize(
+    "kind", [kind for kind in _KINDS if kind not in ("birkhoff", "polytope", "hull")]
+)
 def test_projection_lands_in_the_set_and_is_optimal(
-    property_settings, polytope_vertices
+    property_settings, polytope_vertices, kind
 ):
     @given(data=st.data())
     def check(data):
-        lmo, vertices, _ = data.draw(_lmo_and_oracle(polytope_vertices))
-        if not hasattr(lmo, "project"):
-            return
+        lmo, vertices, _ = data.draw(_lmo_and_oracle(polytope_vertices, kinds=(kind,)))
         y = data.draw(_points(lmo.n_features))
         before = y.copy()
         with warnings.catch_warnings():
