@@ -16,7 +16,7 @@
     ``csr_array``.
 ``property_settings``
     The hypothesis settings of a property-based test, in two budgets: "ci"
-    (derandomized, ``SKCGM_PROPERTY_EXAMPLES`` examples, 25 by default) in the
+    (derandomized, ``SKCGM_PROPERTY_EXAMPLES`` examples, 100 by default) in the
     default run, and "slow" (500 random examples) behind the ``slow`` marker.
     Use it as ``property_settings(given(...)(check))()``.
 """
@@ -109,5 +109,5 @@ def property_settings(request):
     )
     if request.param == "slow":
         return settings(max_examples=500, **common)
-    examples = int(os.environ.get(_PROPERTY_EXAMPLES_ENV_VAR, "25"))
+    examples = int(os.environ.get(_PROPERTY_EXAMPLES_ENV_VAR, "100"))
     return settings(max_examples=examples, derandomize=True, **common)
