@@ -39,11 +39,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
 from sklearn.model_selection import train_test_split
 
-from skcgm.experiments._compadagrad import (
+from skcgm.datasets import (
     make_correlated_classification,
     make_sparse_text_classification,
-    progressive_validation,
 )
+from skcgm.experiments._compadagrad import progressive_validation
 from skcgm.linear_model import CompAdaGradClassifier
 
 SEED = 0

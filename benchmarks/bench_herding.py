@@ -3,7 +3,7 @@
 Two parts, in one process:
 
 1. **MMD.** On a 4-component Gaussian mixture (``make_gaussian_mixture`` of
-   ``skcgm.experiments``) with d = 2 and d = 10, n = ``--n-mmd`` points, RBF
+   ``skcgm.datasets``) with d = 2 and d = 10, n = ``--n-mmd`` points, RBF
    kernel with gamma = 1/(2d): the exact-kernel squared MMD at m in
    {16, 64, 256} of herding exact (``feature_map='exact'``, kernel trick),
    herding LSH (``feature_map='rff', n_components=256, maxip='lsh'``),
@@ -34,13 +34,9 @@ import time
 import numpy as np
 from _common import best_time, format_table, machine_caption, machine_info, write_json
 
-from skcgm.experiments._herding import (
-    _kernel_mean_sq_norm,
-    _kernel_thinning,
-    kernel_thinning_available,
-    make_gaussian_mixture,
-    squared_mmd,
-)
+from skcgm.datasets import make_gaussian_mixture
+from skcgm.experiments._herding import _kernel_thinning, kernel_thinning_available
+from skcgm.oracles import kernel_mean_squared_norm, squared_mmd
 from skcgm.sampling import KernelHerdingSampler
 
 SEED = 0
@@ -69,7 +65,7 @@ def _lsh_bits(n):
 def _mmd_part(d, n, trials):
     X = make_gaussian_mixture(n, d, random_state=SEED + d)
     gamma = 1.0 / (2 * d)
-    data_term = _kernel_mean_sq_norm(X, gamma)
+    data_term = kernel_mean_squared_norm(X, gamma=gamma)
     rng = np.random.RandomState(SEED)
     out = {"n_samples": n, "n_features": d}
     for m in SIZES:

@@ -1,7 +1,7 @@
 """Local-sensitivity sampling against uniform sampling and full-data L-BFGS.
 
 The issue's benchmark, in one process, on generated logistic data
-(``skcgm.experiments.make_logistic_classification``: Gaussian features,
+(``skcgm.datasets.make_logistic_classification``: Gaussian features,
 labels drawn from a logistic model with margins of standard deviation 2 and
 an intercept of 0.5), three cases (``--cases``): ``gaussian`` n = 1,000,000,
 d = 20; ``lognormal``, the same with every row scaled by ``exp(g_i)``,
@@ -59,11 +59,11 @@ from _common import format_table, machine_caption, machine_info, write_json
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 
+from skcgm.datasets import make_logistic_classification
 from skcgm.experiments._local_sensitivity import (
     _design,
     logistic_objective,
     logistic_optimum,
-    make_logistic_classification,
 )
 from skcgm.optim import approximate_proximal_point
 from skcgm.oracles import LogisticLoss

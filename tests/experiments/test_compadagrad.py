@@ -4,66 +4,12 @@ import json
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from sklearn.linear_model import Perceptron
 
+from skcgm.datasets import make_correlated_classification
 from skcgm.experiments import _compadagrad, run_compare
-from skcgm.experiments._compadagrad import (
-    digits_prototype_features,
-    make_correlated_classification,
-    make_sparse_text_classification,
-    progressive_validation,
-    run_compadagrad,
-)
+from skcgm.experiments._compadagrad import progressive_validation, run_compadagrad
 from skcgm.linear_model import CompAdaGradClassifier
-
-
-def test_digits_prototype_features_are_gaussian_kernel_values():
-    X_train, X_test, y_train, y_test = digits_prototype_features(
-        n_prototypes=16, random_state=0
-    )
-    assert X_train.shape == (240, 16) and X_test.shape == (121, 16)
-    assert set(y_train) == set(y_test) == {4, 9}
-    assert np.all((X_train > 0) & (X_train <= 1))
-    # Every prototype is a training digit: its own feature is exp(0) = 1, and
-    # half of them are fours.
-    rows = np.argmax(X_train, axis=0)
-    np.testing.assert_allclose(X_train[rows, np.arange(16)], 1.0)
-    assert np.sum(y_train[rows] == 4) == 8
-    # Median heuristic: half the training-prototype distances (to distinct
-    # points) are below sigma, i.e. their feature above exp(-1/2).
-    values = X_train[X_train < 1]
-    assert np.mean(values > np.exp(-0.5)) == pytest.approx(0.5, abs=0.01)
-
-
-def test_correlated_classification_lives_near_a_rotated_low_rank_subspace():
-    X, y = make_correlated_classification(
-        2000, 64, n_informative=4, condition_number=10, noise=0.01, random_state=0
-    )
-    assert X.shape == (2000, 64)
-    assert 0.4 < y.mean() < 0.6
-    singular = np.linalg.svd(X, compute_uv=False)
-    # Four latent scales from 1 to 1/10, then the noise floor.
-    assert singular[3] / singular[0] == pytest.approx(0.1, rel=0.2)
-    assert singular[4] < 0.2 * singular[3]
-    # Strongly correlated features: no feature carries its own direction.
-    corr = np.corrcoef(X, rowvar=False)
-    assert np.median(np.abs(corr[np.triu_indices(64, 1)])) > 0.2
-    again, _ = make_correlated_classification(
-        2000, 64, n_informative=4, condition_number=10, noise=0.01, random_state=0
-    )
-    np.testing.assert_array_equal(X, again)
-
-
-def test_sparse_text_classification_is_normalized_csr():
-    X, y = make_sparse_text_classification(500, 300, doc_length=10, random_state=0)
-    assert sp.issparse(X) and X.format == "csr"
-    assert X.shape == (500, 300)
-    assert y.sum() == 250
-    np.testing.assert_allclose(sp.linalg.norm(X, axis=1), 1.0)
-    # Fewer distinct words than words per document on average.
-    assert 1 <= X.nnz / 500 <= 10
-    assert X.min() >= 0
 
 
 def test_progressive_validation_counts_mistakes_before_each_step():

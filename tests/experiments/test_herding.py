@@ -5,11 +5,7 @@ import pytest
 from sklearn.metrics.pairwise import rbf_kernel
 
 from skcgm.experiments import _herding
-from skcgm.experiments._herding import (
-    make_gaussian_mixture,
-    run_herding,
-    squared_mmd,
-)
+from skcgm.experiments._herding import run_herding, squared_mmd
 
 
 def test_squared_mmd_equals_the_kernel_expansion(global_random_seed):
@@ -25,13 +21,6 @@ def test_squared_mmd_equals_the_kernel_expansion(global_random_seed):
     expected = (q - p) @ K @ (q - p)
     assert squared_mmd(X, indices, weights, gamma=0.3) == pytest.approx(expected)
     assert squared_mmd(X, np.arange(30), p, gamma=0.3) == pytest.approx(0, abs=1e-12)
-
-
-def test_gaussian_mixture_is_seeded():
-    a = make_gaussian_mixture(50, 3, random_state=1)
-    b = make_gaussian_mixture(50, 3, random_state=1)
-    assert a.shape == (50, 3)
-    np.testing.assert_array_equal(a, b)
 
 
 @pytest.fixture(scope="module")

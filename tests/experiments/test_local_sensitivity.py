@@ -11,6 +11,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import log_loss
 
 from skcgm._cli import main
+from skcgm.datasets import make_logistic_classification, make_sensitivity_synthetic
 from skcgm.experiments import _compare, _local_sensitivity, get_experiment, run_compare
 from skcgm.experiments._local_sensitivity import (
     ALPHA,
@@ -18,67 +19,11 @@ from skcgm.experiments._local_sensitivity import (
     METHODS,
     logistic_objective,
     logistic_optimum,
-    make_logistic_classification,
-    make_sensitivity_synthetic,
     run_local_sensitivity,
 )
 
 ROUNDS = 100
 TRIALS = 5
-
-
-def test_synthetic_data_follow_the_papers_recipe():
-    X, y, coef = make_sensitivity_synthetic(400, 20, random_state=0)
-    # The recipe of section 6, drawn independently in the same order: A with
-    # N(0, 1) entries, x0 ~ N(0, I), labels sign(A x0 + 0.1 N(0, 1)).
-    rng = np.random.RandomState(0)
-    A = rng.standard_normal((400, 20))
-    x0 = rng.standard_normal(20)
-    labels = np.sign(A @ x0 + 0.1 * rng.standard_normal(400))
-    np.testing.assert_array_equal(X, A)
-    np.testing.assert_array_equal(coef, x0)
-    np.testing.assert_array_equal(y, labels)
-    # The paper's size by default.
-    X, y, coef = make_sensitivity_synthetic(random_state=1)
-    assert X.shape == (3000, 300) and coef.shape == (300,)
-    assert set(np.unique(y)) == {-1.0, 1.0}
-
-
-def test_logistic_classification_labels_follow_the_logistic_model():
-    X, y, coef = make_logistic_classification(
-        20000, 5, signal=2.0, intercept=0.5, random_state=0
-    )
-    assert X.shape == (20000, 5) and set(np.unique(y)) == {0, 1}
-    assert np.linalg.norm(coef) == pytest.approx(2.0)
-    assert np.std(X @ coef) == pytest.approx(2.0, rel=0.05)
-    # The maximum-likelihood fit recovers the planted model.
-    model = LogisticRegression(C=1e6).fit(X, y)
-    np.testing.assert_allclose(model.coef_.ravel(), coef, atol=0.1)
-    assert model.intercept_[0] == pytest.approx(0.5, abs=0.1)
-
-
-def test_logistic_classification_row_scales_are_log_normal():
-    # sigma = 0 keeps the Gaussian rows and the random stream of the default.
-    X0, y0, coef0 = make_logistic_classification(5000, 4, random_state=3)
-    X, y, coef = make_logistic_classification(
-        5000, 4, row_scale_std=0.0, random_state=3
-    )
-    np.testing.assert_array_equal(X, X0)
-    np.testing.assert_array_equal(y, y0)
-    # sigma = 1: the same Gaussian directions scaled by e^{g_i}, g_i ~ N(0, 1).
-    X1, _, coef1 = make_logistic_classification(
-        20000, 4, row_scale_std=1.0, random_state=3
-    )
-    Z, _, _ = make_logistic_classification(20000, 4, random_state=3)
-    np.testing.assert_array_equal(coef1, coef0)
-    log_scales = np.log(X1[:, 0] / Z[:, 0])
-    np.testing.assert_allclose(
-        np.log(np.abs(X1 / Z)), np.repeat(log_scales[:, None], 4, axis=1)
-    )
-    assert np.mean(log_scales) == pytest.approx(0.0, abs=0.03)
-    assert np.std(log_scales) == pytest.approx(1.0, rel=0.03)
-    # The margins' standard deviation is signal * e^{sigma^2}.
-    assert np.std(X1 @ coef1) == pytest.approx(2.0 * np.e, rel=0.1)
 
 
 def test_objective_is_scikit_learns_mean_log_loss_plus_the_penalty():

@@ -1032,7 +1032,8 @@ def test_blas_is_single_threaded_inside_the_solver(monkeypatch, n_jobs):
     from joblib import parallel_config
     from threadpoolctl import threadpool_info
 
-    from skcgm.linear_model import _compadagrad as module
+    from skcgm.optim import _compadagrad_epochs as module
+    from skcgm.optim._row_readers import _rows
 
     seen = []
     run_epoch = module._run_epoch
@@ -1050,10 +1051,10 @@ def test_blas_is_single_threaded_inside_the_solver(monkeypatch, n_jobs):
     assert len(seen) == 3 and all(threads <= {1} for threads in seen)
 
     model = CompAdaGradClassifier(max_iter=1, tol=None).fit(X, y)
-    options = {**model._options(X, None), "caller_pid": -1}
+    options = {**model._solver(1, None)._options(X), "caller_pid": -1}
     seen.clear()
     module._fit_problem(
-        module._rows(X),
+        _rows(X),
         np.where(y == 0, 1.0, -1.0),
         np.ones(X.shape[0]),
         model.state_[0],

@@ -251,16 +251,16 @@ def test_empty_component_keeps_its_coefficients():
 def test_n_init_auto(monkeypatch):
     # Count the engine's runs per fit: 'auto' is 1 for k-means++ and an array,
     # 10 for uniform and random, as in KMeans.
-    from skcgm.optim import _sum_of_min
+    from skcgm.optim._lloyd_exact import ExactLloyd
 
     calls = []
-    single_run = _sum_of_min._single_run
+    single_run = ExactLloyd.solve
 
     def spy(*args, **kwargs):
         calls[-1] += 1
         return single_run(*args, **kwargs)
 
-    monkeypatch.setattr(_sum_of_min, "_single_run", spy)
+    monkeypatch.setattr(ExactLloyd, "solve", spy)
     X, y, coef, _ = make_mixed_linear_regression(
         n_samples=30, n_features=2, n_components=2, random_state=0
     )

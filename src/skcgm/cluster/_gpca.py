@@ -1,5 +1,6 @@
 """Generalized PCA (subspace clustering) as a sum-of-minimum problem."""
 
+from functools import partial
 from numbers import Integral
 
 import numpy as np
@@ -9,39 +10,33 @@ from sklearn.base import (
     ClusterMixin,
     TransformerMixin,
 )
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ..optim._gpca import (
     SubspaceLoss,
-    _centered_moments,
-    _in_data_units,
-    _product_overflow_message,
-    _range_exponent,
-    _rescaled,
-    _sum_of_product,
+    SumOfProductSweeps,
+    centered_moments,
+    in_data_units,
+    product_overflow_message,
+    range_exponent,
+    rescaled,
 )
+from ..optim._restarts import best_of_restarts, resolve_n_init, warn_if_fewer_distinct
 from ..optim._sum_of_min import (
     SOLVER_CONSTRAINTS,
-    _assign,
-    _check_n_samples,
-    _check_weighted_samples,
-    _inertia,
-    _initialize,
-    _Naming,
-    _Progress,
-    _resolve_n_init,
-    _run_restarts,
-    _run_sum_of_minimum,
-    _warn_if_fewer_distinct,
+    Naming,
+    check_n_samples,
+    plan_sum_of_minimum,
 )
 from ..optim._sum_of_min_losses import group_membership
+from ..optim._sum_of_min_seeding import check_weighted_samples, initialize
+from ..optim._sum_of_min_weights import inertia
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._validation import check_sample_weight, check_square_range
 
 # KMeans' words in the messages; the verbose lines of the sum-of-minimum model
 # report the inertia, those of the product model its own objective.
-_NAMING = _Naming(
+_NAMING = Naming(
     owner="GPCAClusterer",
     params="initial normal bases",
     explicit="initial normal bases",
@@ -67,15 +62,15 @@ def _labels_and_inertia(problem, params, weights, exponent, name):
     ``name`` is the attribute or method the inertia goes to, for the error
     raised when it exceeds the float64 range.
     """
-    labels, _, objective, _ = _assign(problem, params, weights)
-    inertia = _in_data_units(
-        _inertia(problem, objective, weights),
+    labels, _, objective, _ = problem.reclassify(params, weights)
+    total = in_data_units(
+        inertia(problem, objective, weights),
         exponent,
         f"The {name} (weighted sum of squared distances) exceeds the float64 "
         "range with this sample_weight and X. Scale sample_weight down: the "
         "fitted subspaces do not depend on a common scale of the weights.",
     )
-    return labels, float(inertia)
+    return labels, float(total)
 
 
 def _empty_last(params, labels, n_clusters):
@@ -109,7 +104,7 @@ def _principal_complements(normals, statistics, counts, affine):
         complement = q[:, codim:]
         moment = statistics[0][j]
         if affine and counts[j] > 0:
-            moment = _centered_moments(
+            moment = centered_moments(
                 moment[None], statistics[1][j][None], counts[j : j + 1]
             )[0][0]
         _, vectors = np.linalg.eigh(complement.T @ moment @ complement)
@@ -417,13 +412,13 @@ class GPCAClusterer(
         """
         check_square_range(X, input_name="X")
         offsets = self.offsets_ if self.affine else None
-        exponent = _range_exponent(X, offsets, dtype=X.dtype)
+        exponent = range_exponent(X, offsets, dtype=X.dtype)
         problem = SubspaceLoss(self.normal_bases_.shape[2], self.affine).bind(
-            _rescaled(X, exponent)
+            rescaled(X, exponent)
         )
         params = self.normal_bases_
         if self.affine:
-            offsets = _rescaled(offsets, exponent)
+            offsets = rescaled(offsets, exponent)
             params = np.concatenate([params, offsets[:, :, None]], axis=2)
         return problem, params, exponent
 
@@ -460,17 +455,17 @@ class GPCAClusterer(
         init, init_offsets = self.init, None
         if not isinstance(init, str):
             init_offsets = self._check_init(X.shape[1], codim)
-        n_init = _resolve_n_init(self.n_init, init, _NAMING)
+        n_init = resolve_n_init(self.n_init, init, _NAMING)
 
         # The fit is equivariant to the scale of X (the bases do not change,
         # offsets and distances scale with X) and invariant to that of the
         # weights: data or weights far from unit scale are fitted divided by
         # a power of two, exactly, and the results scaled back.
-        x_exponent = _range_exponent(X, init_offsets, dtype=X.dtype)
-        w_exponent = _range_exponent(sample_weight, dtype=X.dtype)
-        weights = _rescaled(sample_weight, w_exponent)
-        X_work = _rescaled(X, x_exponent)
-        if init_offsets is not None and _range_exponent(X_work, dtype=X.dtype):
+        x_exponent = range_exponent(X, init_offsets, dtype=X.dtype)
+        w_exponent = range_exponent(sample_weight, dtype=X.dtype)
+        weights = rescaled(sample_weight, w_exponent)
+        X_work = rescaled(X, x_exponent)
+        if init_offsets is not None and range_exponent(X_work, dtype=X.dtype):
             # Offsets so much larger than the data that, at their scale, the
             # squared distances within the data underflow the dtype.
             raise ValueError(
@@ -481,11 +476,11 @@ class GPCAClusterer(
             )
         if init_offsets is not None and x_exponent:
             init = np.array(init, dtype=np.float64)
-            init[..., codim] = _rescaled(init_offsets, x_exponent)
+            init[..., codim] = rescaled(init_offsets, x_exponent)
         problem = SubspaceLoss(codim, self.affine).bind(X_work)
 
         if self.model == "sum_of_min":
-            result = _run_sum_of_minimum(
+            plan = plan_sum_of_minimum(
                 problem,
                 self.n_clusters,
                 weights,
@@ -495,28 +490,32 @@ class GPCAClusterer(
                 n_init=n_init,
                 max_iter=self.max_iter,
                 tol=self.tol,
-                random_state=self.random_state,
-                n_jobs=self.n_jobs,
-                verbose=self.verbose,
                 naming=_NAMING,
             )
-            params, history = result.params, result.objective_history
-            n_iter, power = result.n_iter, 2
+            power = 2
             message = "The objective_ exceeds the float64 range: scale X down."
         else:
-            params, history, n_iter = self._fit_sum_of_product(
-                problem, init, weights, n_init
-            )
+            plan = self._sum_of_product_plan(problem, init, weights, n_init)
             power = 2 * self.n_clusters
-            message = _product_overflow_message(self.n_clusters)
-        history = _in_data_units(history, power * x_exponent, message)
+            message = product_overflow_message(self.n_clusters)
+        result = best_of_restarts(
+            problem,
+            **plan,
+            random_state=self.random_state,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+        )
+        if self.model == "sum_of_min":
+            warn_if_fewer_distinct(result.labels, self.n_clusters, _NAMING)
+        params, n_iter = result.params, result.n_iter
+        history = in_data_units(result.objective_history, power * x_exponent, message)
         # The labels of predict, through the same code (the sum-of-product
         # sweeps measure distances in float64 whatever the dtype of X).
         labels, inertia = _labels_and_inertia(
             problem, params, weights, 2 * x_exponent + w_exponent, "inertia_"
         )
         if self.model == "sum_of_product":
-            _warn_if_fewer_distinct(labels, self.n_clusters, _NAMING)
+            warn_if_fewer_distinct(labels, self.n_clusters, _NAMING)
 
         params, labels = _empty_last(params, labels, self.n_clusters)
         membership = group_membership(labels, weights, self.n_clusters)
@@ -540,37 +539,27 @@ class GPCAClusterer(
         self._n_features_out = self.n_clusters
         return self
 
-    def _fit_sum_of_product(self, problem, init, sample_weight, n_init):
-        """Algorithm 6 from the seeding of every run; the run of lowest objective.
+    def _sum_of_product_plan(self, problem, init, sample_weight, n_init):
+        """The restarts of Algorithm 6, from the engine's seeding.
 
-        Returns its bases, objective history and number of sweeps.
+        The arguments of :func:`best_of_restarts` but the random state, jobs
+        and verbosity; the same seeds and seeding as the sum-of-minimum model,
+        so that both start from the same bases under the same random_state.
         """
-        _check_n_samples(problem, self.n_clusters)
-        _check_weighted_samples(init, sample_weight, self.n_clusters, _NAMING)
-        random_state = check_random_state(self.random_state)
-        # The engine's seed protocol, so that both models start from the same
-        # bases under the same random_state.
-        seeds = random_state.randint(np.iinfo(np.int32).max, size=n_init)
-
-        def run(seed, write=None):
-            progress = _Progress(write)
-            start = _initialize(
-                problem,
-                init,
-                self.n_clusters,
-                sample_weight,
-                "gap",
-                np.random.RandomState(seed),
-                _NAMING,
-            )
-            progress("Initialization complete")
-            return _sum_of_product(
-                problem.X, start, sample_weight, self.max_iter, progress
-            )
-
-        runs = _run_restarts(run, seeds, self.n_jobs, self.verbose)
-        params, _, history, n_iter = min(runs, key=lambda run: run[2][-1])
-        return params.astype(problem.X.dtype, copy=False), history, n_iter
+        check_n_samples(problem, self.n_clusters)
+        check_weighted_samples(init, sample_weight, self.n_clusters, _NAMING)
+        return {
+            "solver": SumOfProductSweeps(self.max_iter),
+            "initialize": partial(
+                initialize,
+                init=init,
+                n_clusters=self.n_clusters,
+                init_score="gap",
+                naming=_NAMING,
+            ),
+            "sample_weight": sample_weight,
+            "n_init": n_init,
+        }
 
     def predict(self, X):
         """Predict the nearest subspace of each sample.
@@ -589,7 +578,7 @@ class GPCAClusterer(
         X = self._validate(X, reset=False)
         problem, params, _ = self._rescaled_problem(X)
         weights = np.ones(X.shape[0], dtype=X.dtype)
-        labels, _, _, _ = _assign(problem, params, weights)
+        labels, _, _, _ = problem.reclassify(params, weights)
         return labels
 
     def transform(self, X):
@@ -637,8 +626,8 @@ class GPCAClusterer(
         X = self._validate(X, reset=False)
         problem, params, exponent = self._rescaled_problem(X)
         sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
-        w_exponent = _range_exponent(sample_weight, dtype=X.dtype)
-        weights = _rescaled(sample_weight, w_exponent)
+        w_exponent = range_exponent(sample_weight, dtype=X.dtype)
+        weights = rescaled(sample_weight, w_exponent)
         _, inertia = _labels_and_inertia(
             problem, params, weights, 2 * exponent + w_exponent, "score"
         )

@@ -11,20 +11,19 @@ from sklearn.base import (
 )
 from sklearn.utils.validation import check_is_fitted
 
+from ..optim._restarts import best_of_restarts, warn_if_fewer_distinct
 from ..optim._sum_of_min import (
     LOSSES,
     SOLVER_CONSTRAINTS,
-    _assign,
-    _inertia,
-    _Naming,
-    _normalized_weights,
-    _run_sum_of_minimum,
+    Naming,
+    plan_sum_of_minimum,
 )
+from ..optim._sum_of_min_weights import inertia, normalized_weights
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._validation import check_sample_weight, check_square_range
 
 # KMeans' words in the messages and the verbose lines.
-_NAMING = _Naming(
+_NAMING = Naming(
     owner="SumOfMinKMeans",
     params="initial centers",
     explicit="initial center position",
@@ -333,31 +332,25 @@ class SumOfMinKMeans(
         # valid, the engine normalizes them.
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         problem = self._bind(X)
-        result = _run_sum_of_minimum(
+        params = self.get_params()
+        for name in ("n_clusters", "loss", "random_state", "n_jobs", "verbose"):
+            del params[name]
+        plan = plan_sum_of_minimum(
+            problem, self.n_clusters, sample_weight, naming=_NAMING, **params
+        )
+        result = best_of_restarts(
             problem,
-            self.n_clusters,
-            sample_weight,
-            init=self.init,
-            init_score=self.init_score,
-            solver=self.solver,
-            learning_rate=self.learning_rate,
-            reclassify_every=self.reclassify_every,
-            momentum=self.momentum,
-            size_change_factor=self.size_change_factor,
-            empty_cluster=self.empty_cluster,
-            n_init=self.n_init,
-            max_iter=self.max_iter,
-            tol=self.tol,
+            **plan,
             random_state=self.random_state,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
-            naming=_NAMING,
         )
+        warn_if_fewer_distinct(result.labels, self.n_clusters, _NAMING)
         self.cluster_centers_ = result.params
         self.labels_ = result.labels
         self.objective_ = result.objective
         self.objective_history_ = result.objective_history
-        self.inertia_ = _inertia(problem, result.objective, sample_weight)
+        self.inertia_ = inertia(problem, result.objective, sample_weight)
         # KMeans counts the pass that finds the partition repeated.
         self.n_iter_ = min(result.n_iter + result.partition_repeated, self.max_iter)
         self._n_features_out = self.n_clusters
@@ -381,7 +374,7 @@ class SumOfMinKMeans(
         """
         X = self._validate(X, reset=False)
         weights = np.ones(X.shape[0], dtype=X.dtype)
-        labels, _, _, _ = _assign(self._bind(X), self.cluster_centers_, weights)
+        labels, _, _, _ = self._bind(X).reclassify(self.cluster_centers_, weights)
         return labels
 
     def transform(self, X):
@@ -430,9 +423,9 @@ class SumOfMinKMeans(
         X = self._validate(X, reset=False)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         problem = self._bind(X)
-        weights = _normalized_weights(sample_weight)
-        _, _, objective, _ = _assign(problem, self.cluster_centers_, weights)
-        return -_inertia(problem, objective, sample_weight)
+        weights = normalized_weights(sample_weight)
+        _, _, objective, _ = problem.reclassify(self.cluster_centers_, weights)
+        return -inertia(problem, objective, sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -23,9 +23,9 @@ from numbers import Integral
 
 import numpy as np
 
-from ..online._boosting import _check_count, _check_random_state
-from ..online._objectives import QuadraticObjective, _check_noise
+from ..online import QuadraticObjective
 from ..oracles import DownClosedPolytopeLMO
+from ..utils._checks import _check_count, _check_noise, _check_random_state
 
 _ADVERSARIES = ("iid", "switching", "fixed")
 # The 'switching' adversary: two regimes alternating every ceil(T / 10)

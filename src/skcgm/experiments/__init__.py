@@ -1,14 +1,20 @@
 """Paper experiments and baseline comparisons.
 
-Each experiment returns an :class:`ExperimentResult` (rows, columns, caption,
-metadata) and prints nothing; the command line formats, plots and reports
-progress.
+The data generators they use live in :mod:`skcgm.datasets` and are
+re-exported here for the callers of earlier releases. Each experiment
+returns an :class:`ExperimentResult` (rows, columns, caption, metadata) and
+prints nothing; the command line formats, plots and reports progress.
 """
 
-from ._compadagrad import (
+from ..datasets import (
     digits_prototype_features,
     make_correlated_classification,
+    make_gaussian_mixture,
+    make_logistic_classification,
+    make_sensitivity_synthetic,
     make_sparse_text_classification,
+)
+from ._compadagrad import (
     plot_compadagrad,
     progressive_validation,
     run_compadagrad,
@@ -30,7 +36,6 @@ from ._gpca_tables import (
 )
 from ._herding import (
     kernel_thinning_available,
-    make_gaussian_mixture,
     plot_herding,
     run_herding,
     squared_mmd,
@@ -40,8 +45,6 @@ from ._local_sensitivity import (
     keel_available,
     logistic_objective,
     logistic_optimum,
-    make_logistic_classification,
-    make_sensitivity_synthetic,
     plot_local_sensitivity,
     run_local_sensitivity,
 )

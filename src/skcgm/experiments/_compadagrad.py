@@ -11,20 +11,21 @@ problem with a few informative directions mixed by a random rotation, and a
 sparse text-like one; and it adds full-matrix AdaGrad, the other exact limit.
 """
 
-import os
 import time
 
 import numpy as np
 import scipy.sparse as sp
-from joblib import Parallel, delayed
-from sklearn.datasets import load_digits
-from sklearn.metrics.pairwise import euclidean_distances, rbf_kernel
 from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import normalize
 from sklearn.utils import check_random_state
 
+from ..datasets import (
+    digits_prototype_features,
+    make_correlated_classification,
+    make_sparse_text_classification,
+)
 from ..linear_model import CompAdaGradClassifier
-from ._result import Column, ExperimentResult, _versions
+from ._result import Column
+from ._runner import TrialRunner
 
 N_COMPONENTS = (4, 8, 16, 32, 64)
 FULL_N_COMPONENTS = (4, 8, 16, 32, 64, 96)
@@ -77,236 +78,6 @@ SPARSE = {
     "batch_size": 16,
 }
 PROBLEMS = ("digits 4 vs 9", "correlated", "sparse text")
-
-
-def digits_prototype_features(*, n_prototypes=128, test_size=1 / 3, random_state=None):
-    """``load_digits`` 4 vs 9 on Gaussian-kernel prototype features.
-
-    The paper's MNIST 4 vs 9 construction (section 5), on the digits bundled
-    with scikit-learn (181 fours, 180 nines, 8 x 8 pixels): a stratified
-    train/test split, ``n_prototypes`` prototypes drawn from the training
-    split, half per class, and the features of a digit :math:`x` are its
-    Gaussian-kernel values against them,
-
-    .. math::
-
-        \\phi_j(x) = \\exp\\Big(-\\frac{\\|x - p_j\\|^2}{2 \\sigma^2}\\Big),
-        \\qquad j = 1, \\dots, m,
-
-    dense and strongly correlated. The paper does not give the bandwidth;
-    :math:`\\sigma` is the median distance between the training digits and
-    the prototypes (the median heuristic).
-
-    Parameters
-    ----------
-    n_prototypes : int, default=128
-        Number :math:`m` of prototypes (even), hence of features. The paper
-        uses 400 on MNIST.
-    test_size : float, default=1/3
-        Fraction of the 361 digits held out for testing.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the split and of the prototypes.
-
-    Returns
-    -------
-    X_train : ndarray of shape (n_train, n_prototypes)
-        Training features.
-    X_test : ndarray of shape (n_test, n_prototypes)
-        Test features.
-    y_train : ndarray of shape (n_train,)
-        Training labels, 4 or 9.
-    y_test : ndarray of shape (n_test,)
-        Test labels, 4 or 9.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skcgm.experiments import digits_prototype_features
-    >>> X_train, X_test, y_train, y_test = digits_prototype_features(
-    ...     n_prototypes=32, random_state=0
-    ... )
-    >>> X_train.shape, X_test.shape, np.unique(y_train).tolist()
-    ((240, 32), (121, 32), [4, 9])
-    """
-    rng = check_random_state(random_state)
-    X, y = load_digits(return_X_y=True)
-    mask = (y == 4) | (y == 9)
-    X, y = X[mask], y[mask]
-    X_train, X_test, y_train, y_test = train_test_split(
-        X, y, test_size=test_size, stratify=y, random_state=rng
-    )
-    per_class = n_prototypes // 2
-    prototypes = np.concatenate(
-        [
-            rng.choice(np.flatnonzero(y_train == label), per_class, replace=False)
-            for label in (4, 9)
-        ]
-    )
-    P = X_train[prototypes]
-    distances = euclidean_distances(X_train, P)
-    # Median over the pairs of distinct points (a prototype's distance to
-    # itself is 0).
-    sigma = np.median(distances[distances > 0])
-    gamma = 1.0 / (2.0 * sigma**2)
-    X_train = rbf_kernel(X_train, P, gamma=gamma)
-    X_test = rbf_kernel(X_test, P, gamma=gamma)
-    return X_train, X_test, y_train, y_test
-
-
-def make_correlated_classification(
-    n_samples=1000,
-    n_features=128,
-    *,
-    n_informative=8,
-    condition_number=10.0,
-    noise=0.01,
-    label_noise=0.1,
-    random_state=None,
-):
-    """Binary classification on a few directions mixed by a random rotation.
-
-    The latent vector :math:`z \\sim N(0, I_r)`, :math:`r` =
-    ``n_informative``, sets the label :math:`y = [\\langle w, z \\rangle +
-    \\varepsilon > 0]` with :math:`w` uniform on the unit sphere and
-    :math:`\\varepsilon \\sim N(0, \\texttt{label_noise}^2)`; the features are
-
-    .. math::
-
-        x = Q \\operatorname{diag}(s) z + \\texttt{noise} \\cdot \\xi, \\qquad
-        s_j = \\kappa^{-(j - 1)/(r - 1)}, \\qquad \\xi \\sim N(0, I_d),
-
-    with :math:`Q \\in \\mathbb{R}^{d \\times r}` a random orthonormal basis
-    and :math:`\\kappa` = ``condition_number``. Every feature mixes every
-    latent direction, so the features are strongly correlated and their
-    covariance is nearly of rank :math:`r`, ill-conditioned along directions
-    that no coordinate axis follows: what full-matrix AdaGrad adapts to and
-    diagonal AdaGrad cannot.
-
-    Parameters
-    ----------
-    n_samples : int, default=1000
-        Number of samples.
-    n_features : int, default=128
-        Dimension :math:`d`.
-    n_informative : int, default=8
-        Number :math:`r \\le d` of latent directions.
-    condition_number : float, default=10.0
-        Ratio :math:`\\kappa \\ge 1` of the largest to the smallest latent
-        scale.
-    noise : float, default=0.01
-        Standard deviation of the isotropic feature noise.
-    label_noise : float, default=0.1
-        Standard deviation of the noise added to :math:`\\langle w, z
-        \\rangle` before thresholding.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the draw.
-
-    Returns
-    -------
-    X : ndarray of shape (n_samples, n_features)
-        The features.
-    y : ndarray of shape (n_samples,)
-        Labels in {0, 1}.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skcgm.experiments import make_correlated_classification
-    >>> X, y = make_correlated_classification(500, 32, random_state=0)
-    >>> X.shape, np.unique(y).tolist()
-    ((500, 32), [0, 1])
-    >>> # Nearly all of the variance lies in 8 directions.
-    >>> spectrum = np.linalg.svd(X, compute_uv=False) ** 2
-    >>> bool(spectrum[:8].sum() / spectrum.sum() > 0.99)
-    True
-    """
-    rng = check_random_state(random_state)
-    Q, _ = np.linalg.qr(rng.standard_normal((n_features, n_informative)))
-    if n_informative > 1:
-        scales = condition_number ** (-np.arange(n_informative) / (n_informative - 1))
-    else:
-        scales = np.ones(1)
-    w = rng.standard_normal(n_informative)
-    w /= np.linalg.norm(w)
-    Z = rng.standard_normal((n_samples, n_informative))
-    y = (Z @ w + label_noise * rng.standard_normal(n_samples) > 0).astype(int)
-    X = (Z * scales) @ Q.T + noise * rng.standard_normal((n_samples, n_features))
-    return X, y
-
-
-def make_sparse_text_classification(
-    n_samples=1000,
-    n_features=256,
-    *,
-    doc_length=20,
-    zipf_exponent=1.1,
-    informative_fraction=0.2,
-    class_sep=1.0,
-    random_state=None,
-):
-    """Sparse bag-of-words documents of two classes, as CSR.
-
-    A vocabulary of ``n_features`` words with Zipf frequencies
-    :math:`p_j \\propto (\\rho_j + 1)^{-a}` (:math:`\\rho` a random rank,
-    :math:`a` = ``zipf_exponent``); a fraction ``informative_fraction`` of
-    the words get a class log-odds :math:`u_j \\sim N(0,` ``class_sep``
-    :math:`^2)`, and class :math:`c \\in \\{0, 1\\}` draws its words from
-    :math:`p_{c, j} \\propto p_j \\exp((c - \\frac12) u_j)`. A document has
-    :math:`1 + \\mathrm{Poisson}(\\texttt{doc_length} - 1)` words; its
-    features are its word counts scaled to unit Euclidean norm. The matrix is
-    sparse (about ``doc_length`` non-zeros per row) and its features weakly
-    correlated: the regime where the paper finds no gain on RCV1.
-
-    Parameters
-    ----------
-    n_samples : int, default=1000
-        Number of documents, half of each class (rounded).
-    n_features : int, default=256
-        Vocabulary size.
-    doc_length : float, default=20
-        Mean number of words per document (at least 1).
-    zipf_exponent : float, default=1.1
-        Exponent :math:`a` of the word frequencies.
-    informative_fraction : float, default=0.2
-        Fraction of the words whose frequency depends on the class.
-    class_sep : float, default=1.0
-        Standard deviation of the class log-odds of the informative words.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the draw.
-
-    Returns
-    -------
-    X : scipy.sparse.csr_matrix of shape (n_samples, n_features)
-        Row-normalized word counts, float64.
-    y : ndarray of shape (n_samples,)
-        Labels in {0, 1}.
-
-    Examples
-    --------
-    >>> from skcgm.experiments import make_sparse_text_classification
-    >>> X, y = make_sparse_text_classification(200, 1000, random_state=0)
-    >>> X.format, X.shape, bool(X.nnz / X.shape[0] < 20)
-    ('csr', (200, 1000), True)
-    """
-    rng = check_random_state(random_state)
-    ranks = rng.permutation(n_features)
-    log_p = -zipf_exponent * np.log(ranks + 1.0)
-    informative = rng.rand(n_features) < informative_fraction
-    log_odds = np.where(informative, class_sep * rng.standard_normal(n_features), 0.0)
-    y = rng.permutation(np.arange(n_samples) % 2)
-    lengths = 1 + rng.poisson(max(doc_length - 1.0, 0.0), size=n_samples)
-    docs = np.repeat(np.arange(n_samples), lengths)
-    words = np.empty(docs.shape[0], dtype=np.intp)
-    for label in (0, 1):
-        logits = log_p + (label - 0.5) * log_odds
-        p = np.exp(logits - logits.max())
-        in_class = y[docs] == label
-        words[in_class] = rng.choice(n_features, size=in_class.sum(), p=p / p.sum())
-    counts = sp.csr_matrix(
-        (np.ones(docs.shape[0]), (docs, words)), shape=(n_samples, n_features)
-    )
-    counts.sum_duplicates()
-    return normalize(counts), y
 
 
 def _load_problem(name, random_state):
@@ -471,14 +242,15 @@ def run_compadagrad(
     with the iterate before the first of them (``steps_per_call=8``), which
     saves ``partial_fit`` calls and takes the same steps. Problems:
 
-    - ``digits 4 vs 9``: :func:`digits_prototype_features`, 128 Gaussian
+    - ``digits 4 vs 9``: :func:`~skcgm.datasets.digits_prototype_features`, 128 Gaussian
       prototype features (64 per class, median-heuristic bandwidth),
       240 / 121 digits, one sample per step;
-    - ``correlated``: :func:`make_correlated_classification`, d = 128,
-      8 latent directions, condition number 30, noise 0.003, 2000 / 2000
-      samples, mini-batches of 8;
-    - ``sparse text``: :func:`make_sparse_text_classification`, 256 words,
-      20 per document, ``class_sep=1.5``, 2000 / 2000 documents (CSR),
+    - ``correlated``: :func:`~skcgm.datasets.make_correlated_classification`,
+      d = 128, 8 latent directions, condition number 30, noise 0.003,
+      2000 / 2000 samples, mini-batches of 8;
+    - ``sparse text``:
+      :func:`~skcgm.datasets.make_sparse_text_classification`, 256 words, 20
+      per document, ``class_sep=1.5``, 2000 / 2000 documents (CSR),
       mini-batches of 16 (the paper's RCV1 run averaged 160).
 
     Fixed options: hinge loss, ``penalty='l2'``, ``alpha=1e-4``, ``tau=1``,
@@ -528,8 +300,10 @@ def run_compadagrad(
     >>> [row["method"] for row in result.rows]
     ['diagonal AdaGrad', 'CompAdaGrad k=8', 'full-matrix AdaGrad']
     """
-    if trials is None:
-        trials = FULL_TRIALS if full else QUICK_TRIALS
+    run = TrialRunner(
+        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
+    )
+    trials = run.trials
     if n_components is None:
         n_components = FULL_N_COMPONENTS if full else N_COMPONENTS
     if eta0_grid is None:
@@ -537,87 +311,82 @@ def run_compadagrad(
     unknown = sorted(set(problems) - set(PROBLEMS))
     if unknown:
         raise ValueError(f"Unknown problems {unknown}; choose among {list(PROBLEMS)}.")
-    report = progress if progress is not None else (lambda message: None)
-    rng = check_random_state(random_state)
-    trial_seeds = rng.randint(np.iinfo(np.int32).max, size=(len(PROBLEMS), trials, 2))
+    trial_seeds = run.seeds((len(PROBLEMS), trials, 2))
 
-    start = time.perf_counter()
     rows = []
     sizes = {}
-    with Parallel(n_jobs=n_jobs) as parallel:
-        for p, problem in enumerate(PROBLEMS):
-            if problem not in problems:
-                continue
-            data = [
-                _load_problem(problem, int(data_seed))
-                for data_seed, _ in trial_seeds[p]
-            ]
-            n_train, n_features = data[0][0].shape
-            sizes[problem] = {
-                "n_train": n_train,
-                "n_test": data[0][1].shape[0],
-                "n_features": n_features,
-                "batch_size": data[0][4],
-                "sparse": sp.issparse(data[0][0]),
-            }
-            methods = _methods(n_features, n_components)
-            report(
-                f"{problem}: {len(methods)} methods x {len(eta0_grid)} eta0 x "
-                f"{trials} trials, d={n_features}, {n_train} training samples"
-            )
-            tasks = [
-                (m, e, t)
-                for m in range(len(methods))
-                for e in range(len(eta0_grid))
-                for t in range(trials)
-            ]
-            outputs = parallel(
-                delayed(_one_run)(
-                    data[t], methods[m][1], eta0_grid[e], int(trial_seeds[p, t, 1])
-                )
+    for p, problem in enumerate(PROBLEMS):
+        if problem not in problems:
+            continue
+        data = [
+            _load_problem(problem, int(data_seed)) for data_seed, _ in trial_seeds[p]
+        ]
+        n_train, n_features = data[0][0].shape
+        sizes[problem] = {
+            "n_train": n_train,
+            "n_test": data[0][1].shape[0],
+            "n_features": n_features,
+            "batch_size": data[0][4],
+            "sparse": sp.issparse(data[0][0]),
+        }
+        methods = _methods(n_features, n_components)
+        run.report(
+            f"{problem}: {len(methods)} methods x {len(eta0_grid)} eta0 x "
+            f"{trials} trials, d={n_features}, {n_train} training samples"
+        )
+        tasks = [
+            (m, e, t)
+            for m in range(len(methods))
+            for e in range(len(eta0_grid))
+            for t in range(trials)
+        ]
+        outputs = run.map(
+            _one_run,
+            [
+                (data[t], methods[m][1], eta0_grid[e], int(trial_seeds[p, t, 1]))
                 for m, e, t in tasks
+            ],
+        )
+        # (method, eta0, trial) -> (online, test, time, k)
+        runs = dict(zip(tasks, outputs))
+        block = []
+        for m, (label, _) in enumerate(methods):
+            online, test, times, chosen = [], [], [], []
+            for t in range(trials):
+                # The paper's criterion; ties go to the smaller eta0.
+                best = min(range(len(eta0_grid)), key=lambda e: runs[m, e, t][0])
+                online.append(runs[m, best, t][0])
+                test.append(runs[m, best, t][1])
+                times.append(runs[m, best, t][2])
+                chosen.append(eta0_grid[best])
+            block.append(
+                {
+                    "problem": problem,
+                    "method": label,
+                    "n_components": runs[m, 0, 0][3],
+                    "n_features": n_features,
+                    "test_error_mean": float(np.mean(test)),
+                    "test_error_std": float(np.std(test)),
+                    "test_error_trials": test,
+                    "online_error_mean": float(np.mean(online)),
+                    "online_error_std": float(np.std(online)),
+                    "online_error_trials": online,
+                    "eta0_trials": chosen,
+                    "eta0_median": float(np.median(chosen)),
+                    "pass_time_mean": float(np.mean(times)),
+                }
             )
-            # (method, eta0, trial) -> (online, test, time, k)
-            runs = dict(zip(tasks, outputs))
-            block = []
-            for m, (label, _) in enumerate(methods):
-                online, test, times, chosen = [], [], [], []
-                for t in range(trials):
-                    # The paper's criterion; ties go to the smaller eta0.
-                    best = min(range(len(eta0_grid)), key=lambda e: runs[m, e, t][0])
-                    online.append(runs[m, best, t][0])
-                    test.append(runs[m, best, t][1])
-                    times.append(runs[m, best, t][2])
-                    chosen.append(eta0_grid[best])
-                block.append(
-                    {
-                        "problem": problem,
-                        "method": label,
-                        "n_components": runs[m, 0, 0][3],
-                        "n_features": n_features,
-                        "test_error_mean": float(np.mean(test)),
-                        "test_error_std": float(np.std(test)),
-                        "test_error_trials": test,
-                        "online_error_mean": float(np.mean(online)),
-                        "online_error_std": float(np.std(online)),
-                        "online_error_trials": online,
-                        "eta0_trials": chosen,
-                        "eta0_median": float(np.median(chosen)),
-                        "pass_time_mean": float(np.mean(times)),
-                    }
-                )
-            diagonal = block[0]["test_error_mean"]
-            diagonal_trials = block[0]["test_error_trials"]
-            for row in block:
-                row["vs_diagonal"] = (
-                    row["test_error_mean"] / diagonal if diagonal > 0 else None
-                )
-                # Paired: every method sees the same streams in a trial.
-                row["trials_below_diagonal"] = int(
-                    np.sum(np.less(row["test_error_trials"], diagonal_trials))
-                )
-            rows.extend(block)
-    wall_time = time.perf_counter() - start
+        diagonal = block[0]["test_error_mean"]
+        diagonal_trials = block[0]["test_error_trials"]
+        for row in block:
+            row["vs_diagonal"] = (
+                row["test_error_mean"] / diagonal if diagonal > 0 else None
+            )
+            # Paired: every method sees the same streams in a trial.
+            row["trials_below_diagonal"] = int(
+                np.sum(np.less(row["test_error_trials"], diagonal_trials))
+            )
+        rows.extend(block)
 
     columns = [
         Column("problem", "problem", group=True),
@@ -630,7 +399,6 @@ def run_compadagrad(
         Column("eta0_median", "eta0 (median)", ".3g"),
         Column("pass_time_mean", "pass time (s)", ".3f"),
     ]
-    n_cores = os.cpu_count()
     size_text = "; ".join(
         f"{name}: d={s['n_features']}{' (CSR)' if s['sparse'] else ''}, "
         f"{s['n_train']} train / {s['n_test']} test, batch_size={s['batch_size']}"
@@ -653,23 +421,20 @@ def run_compadagrad(
         f"{size_text}. The paper's MNIST figure has no numbers in its text; "
         "its claims: gains over diagonal AdaGrad on dense correlated features, "
         "growing with k; none on sparse text (RCV1: 0.056084 diagonal, "
-        f"0.056155 k=512). random_state={random_state}, {n_cores} cores."
+        f"0.056155 k=512). random_state={random_state}, {run.cpu_count} cores."
     )
-    metadata = {
-        "trials": trials,
-        "full": full,
-        "random_state": random_state,
-        "n_jobs": n_jobs,
-        "eta0_grid": list(eta0_grid),
-        "n_components": list(n_components),
-        "estimator_options": ESTIMATOR_OPTIONS,
-        "problems": sizes,
-        "paper_rcv1": {"diagonal": 0.056084, "CompAdaGrad-512": 0.056155},
-        "cpu_count": n_cores,
-        "wall_time_s": wall_time,
-        "versions": _versions(),
-    }
-    return ExperimentResult("compadagrad", rows, columns, caption, metadata)
+    return run.result(
+        "compadagrad",
+        rows,
+        columns,
+        caption,
+        n_jobs=n_jobs,
+        eta0_grid=list(eta0_grid),
+        n_components=list(n_components),
+        estimator_options=ESTIMATOR_OPTIONS,
+        problems=sizes,
+        paper_rcv1={"diagonal": 0.056084, "CompAdaGrad-512": 0.056155},
+    )
 
 
 def plot_compadagrad(result, figure):

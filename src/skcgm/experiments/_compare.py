@@ -30,7 +30,11 @@ from sklearn.utils import _safe_indexing, check_random_state
 from .._version import __version__
 from ..cluster import SumOfMinKMeans
 from ..cluster._gpca import GPCAClusterer
-from ..datasets import make_mixed_linear_regression, make_union_of_subspaces
+from ..datasets import (
+    make_logistic_classification,
+    make_mixed_linear_regression,
+    make_union_of_subspaces,
+)
 from ..linear_model import (
     CompAdaGradClassifier,
     LocalSensitivityLogistic,
@@ -38,7 +42,6 @@ from ..linear_model import (
 )
 from ._em_baseline import _MixedLinearEM
 from ._gpca_tables import best_matching_accuracy
-from ._local_sensitivity import make_logistic_classification
 from ._result import Column, ExperimentResult, _versions
 
 

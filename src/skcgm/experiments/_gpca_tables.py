@@ -7,19 +7,17 @@ sum-of-minimum model (Algorithm 5, Lloyd) and by the sum-of-product model
 Algorithm 1.
 """
 
-import os
 import time
 import warnings
 
 import numpy as np
-from joblib import Parallel, delayed
 from scipy.optimize import linear_sum_assignment
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_random_state
 
 from ..cluster._gpca import GPCAClusterer
 from ..datasets import make_union_of_subspaces
-from ._result import Column, ExperimentResult, _versions
+from ._result import Column
+from ._runner import TrialRunner
 
 N_CLUSTERS = (2, 3, 4)
 N_FEATURES = (4, 5, 6)
@@ -151,28 +149,20 @@ def _gpca_trials(n_clusters, n_features, max_iter, seeds):
     return accuracy, cpu_time, n_iter
 
 
-def _run_cells(max_iter, trials, random_state, n_jobs, progress):
-    """Every (k, d) cell: per-trial arrays by cell, and the wall time."""
-    report = progress if progress is not None else (lambda message: None)
-    rng = check_random_state(random_state)
+def _run_cells(run, max_iter):
+    """Every (k, d) cell: per-trial arrays by cell."""
     # Seeds drawn up front, cell by cell: the results do not depend on n_jobs.
     cells = [(k, d) for k in N_CLUSTERS for d in N_FEATURES]
-    seeds = {cell: rng.randint(np.iinfo(np.int32).max, size=trials) for cell in cells}
-    n_chunks = min(trials, 4 * max(1, os.cpu_count() or 1))
-    start = time.perf_counter()
+    seeds = {cell: run.seeds(run.trials) for cell in cells}
     out = {}
-    with Parallel(n_jobs=n_jobs) as parallel:
-        for i, (k, d) in enumerate(cells, start=1):
-            report(f"cell {i}/{len(cells)}: k={k}, d={d}, {trials} trials")
-            chunks = parallel(
-                delayed(_gpca_trials)(k, d, max_iter, chunk)
-                for chunk in np.array_split(seeds[k, d], n_chunks)
-            )
-            out[k, d] = tuple(
-                np.concatenate([chunk[field] for chunk in chunks], axis=2)
-                for field in range(3)
-            )
-    return out, time.perf_counter() - start
+    for i, (k, d) in enumerate(cells, start=1):
+        run.report(f"cell {i}/{len(cells)}: k={k}, d={d}, {run.trials} trials")
+        chunks = run.map_seeds(_gpca_trials, (k, d, max_iter), seeds[k, d])
+        out[k, d] = tuple(
+            np.concatenate([chunk[field] for chunk in chunks], axis=2)
+            for field in range(3)
+        )
+    return out
 
 
 def _standard_error(values):
@@ -214,7 +204,7 @@ def _gpca_rows(out, trials, paper, with_time):
     return rows
 
 
-def _caption(table, max_iter, trials, random_state, n_jobs, extra):
+def _caption(table, max_iter, run, extra):
     return (
         f"Table {table} of Ding et al. (2024), GPCA: cluster accuracy (%) of the "
         f"sum-of-min model (SoM, Algorithm 5: Lloyd, stops when the partition "
@@ -229,28 +219,10 @@ def _caption(table, max_iter, trials, random_state, n_jobs, extra):
         "authors' GPCA.m, second coordinate scaled by 0.2 "
         "(coordinate_scales=(1, 0.2)). Accuracy: best matching of the labels "
         "to the true subspaces over all permutations, "
-        f"mean ± standard error over {trials} trials; 'vs paper': ours minus the "
-        f"paper's. {extra}Paper: 1000 trials, MATLAB. random_state="
-        f"{random_state}, n_jobs={n_jobs}, {os.cpu_count()} cores."
+        f"mean ± standard error over {run.trials} trials; 'vs paper': ours minus "
+        f"the paper's. {extra}Paper: 1000 trials, MATLAB. random_state="
+        f"{run.random_state}, n_jobs={run.n_jobs}, {run.cpu_count} cores."
     )
-
-
-def _metadata(trials, full, max_iter, random_state, n_jobs, wall_time):
-    return {
-        "trials": trials,
-        "full": full,
-        "max_iter": max_iter,
-        "n_samples": N_SAMPLES,
-        "subspace_dim": SUBSPACE_DIM,
-        "n_clusters": list(N_CLUSTERS),
-        "n_features": list(N_FEATURES),
-        "variants": {name: description for name, description, _ in VARIANTS},
-        "random_state": random_state,
-        "n_jobs": n_jobs,
-        "cpu_count": os.cpu_count(),
-        "wall_time_s": wall_time,
-        "versions": _versions(),
-    }
 
 
 def _columns(with_time):
@@ -286,15 +258,23 @@ def _run_table(
     table, max_iter, paper, extra, full, trials, random_state, n_jobs, progress
 ):
     """Run every cell of Table 1 or 2 and build its result (CPU time in 2)."""
-    if trials is None:
-        trials = FULL_TRIALS if full else QUICK_TRIALS
+    run = TrialRunner(
+        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
+    )
     with_time = table == 2
-    out, wall_time = _run_cells(max_iter, trials, random_state, n_jobs, progress)
-    rows = _gpca_rows(out, trials, paper, with_time=with_time)
-    caption = _caption(table, max_iter, trials, random_state, n_jobs, extra)
-    metadata = _metadata(trials, full, max_iter, random_state, n_jobs, wall_time)
-    return ExperimentResult(
-        f"gpca-table{table}", rows, _columns(with_time=with_time), caption, metadata
+    rows = _gpca_rows(_run_cells(run, max_iter), run.trials, paper, with_time)
+    return run.result(
+        f"gpca-table{table}",
+        rows,
+        _columns(with_time=with_time),
+        _caption(table, max_iter, run, extra),
+        max_iter=max_iter,
+        n_samples=N_SAMPLES,
+        subspace_dim=SUBSPACE_DIM,
+        n_clusters=list(N_CLUSTERS),
+        n_features=list(N_FEATURES),
+        variants={name: description for name, description, _ in VARIANTS},
+        n_jobs=run.n_jobs,
     )
 
 

@@ -9,14 +9,14 @@ subset, against the subset size m.
 
 import importlib.util
 import math
-import os
 import time
 
 import numpy as np
-from sklearn.metrics.pairwise import rbf_kernel
-from sklearn.utils import check_random_state
 
-from ._result import Column, ExperimentResult, _versions
+from ..datasets import make_gaussian_mixture
+from ..oracles import kernel_mean_squared_norm, squared_mmd
+from ._result import Column
+from ._runner import TrialRunner
 
 SUBSET_SIZES = (16, 32, 64, 128, 256)
 QUICK_DIMENSIONS = (2,)
@@ -42,108 +42,6 @@ METHODS = (
     "i.i.d. (median)",
     "kernel thinning",
 )
-
-
-def make_gaussian_mixture(n_samples, n_features, *, n_components=4, random_state=None):
-    """Draw points from a Gaussian mixture with well separated components.
-
-    Component means are drawn uniformly in :math:`[-4, 4]^d`, covariances are
-    :math:`\\operatorname{diag}(s_j^2)` with :math:`s_j` uniform in
-    :math:`[0.5, 1.5]`, mixing weights are Dirichlet(2, ..., 2).
-
-    Parameters
-    ----------
-    n_samples : int
-        Number of points.
-    n_features : int
-        Dimension d.
-    n_components : int, default=4
-        Number of mixture components.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the draw.
-
-    Returns
-    -------
-    X : ndarray of shape (n_samples, n_features)
-        The points, in random order.
-
-    Examples
-    --------
-    >>> from skcgm.experiments import make_gaussian_mixture
-    >>> make_gaussian_mixture(100, 2, random_state=0).shape
-    (100, 2)
-    """
-    rng = check_random_state(random_state)
-    means = rng.uniform(-4.0, 4.0, size=(n_components, n_features))
-    scales = rng.uniform(0.5, 1.5, size=(n_components, n_features))
-    weights = rng.dirichlet(np.full(n_components, 2.0))
-    labels = rng.choice(n_components, size=n_samples, p=weights)
-    return means[labels] + scales[labels] * rng.standard_normal((n_samples, n_features))
-
-
-def _kernel_mean_sq_norm(X, gamma, chunk=2048):
-    """:math:`\\frac{1}{n^2} \\sum_{i,j} k(x_i, x_j)`, in row chunks."""
-    total = 0.0
-    for start in range(0, X.shape[0], chunk):
-        total += rbf_kernel(X[start : start + chunk], X, gamma=gamma).sum()
-    return total / X.shape[0] ** 2
-
-
-def squared_mmd(X, indices, weights, *, gamma, data_term=None):
-    """Squared MMD between the data and a weighted subset of it, RBF kernel.
-
-    .. math::
-
-        \\mathrm{MMD}^2 = \\sum_{a,b} w_a w_b k(x_a, x_b)
-        - \\frac{2}{n} \\sum_a w_a \\sum_j k(x_a, x_j)
-        + \\frac{1}{n^2} \\sum_{i,j} k(x_i, x_j),
-
-    with :math:`k(x, y) = \\exp(-\\gamma \\|x - y\\|^2)`, computed with the
-    exact kernel whatever features the subset was chosen with, so that it
-    checks the samplers independently of their own ``mmd_history_``.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        The data, uniformly weighted.
-    indices : array-like of int
-        Rows of the subset (repeats allowed).
-    weights : array-like of float
-        Their weights, summing to 1.
-    gamma : float
-        RBF kernel parameter.
-    data_term : float or None, default=None
-        :math:`\\frac{1}{n^2} \\sum_{i,j} k(x_i, x_j)` if already computed
-        (it costs :math:`O(n^2)`).
-
-    Returns
-    -------
-    mmd2 : float
-        The squared MMD, clipped at 0 against rounding.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skcgm.experiments import squared_mmd
-    >>> X = np.array([[0.0], [1.0]])
-    >>> squared_mmd(X, [0, 1], [0.5, 0.5], gamma=1.0)
-    0.0
-    >>> round(squared_mmd(X, [0], [1.0], gamma=1.0), 4)
-    0.3161
-    """
-    indices = np.asarray(indices)
-    weights = np.asarray(weights, dtype=float)
-    if data_term is None:
-        data_term = _kernel_mean_sq_norm(X, gamma)
-    S = X[indices]
-    subset_term = weights @ rbf_kernel(S, S, gamma=gamma) @ weights
-    cross = 0.0
-    for start in range(0, X.shape[0], 2048):
-        cross += (rbf_kernel(S, X[start : start + 2048], gamma=gamma).sum(axis=1)) @ (
-            weights
-        )
-    value = subset_term - 2.0 * cross / X.shape[0] + data_term
-    return float(max(value, 0.0))
 
 
 def kernel_thinning_available():
@@ -209,7 +107,7 @@ def run_herding(
     """Squared MMD against subset size m: herding, i.i.d. and kernel thinning.
 
     For each dimension d: ``n_samples`` points of a 4-component Gaussian
-    mixture (:func:`make_gaussian_mixture`), the RBF kernel with
+    mixture (:func:`~skcgm.datasets.make_gaussian_mixture`), the RBF kernel with
     :math:`\\gamma = 1/(2d)`, and for each m the exact squared MMD
     (:func:`squared_mmd`) between the data and
 
@@ -252,35 +150,34 @@ def run_herding(
         i.i.d. median), ``scored_fraction`` (herding: mean candidates scored
         per iteration over n) and ``fit_time`` (s).
     """
-    if trials is None:
-        trials = FULL_TRIALS if full else QUICK_TRIALS
+    run = TrialRunner(
+        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
+    )
+    trials = run.trials
     if n_samples is None:
         n_samples = FULL_N_SAMPLES if full else QUICK_N_SAMPLES
     if dimensions is None:
         dimensions = FULL_DIMENSIONS if full else QUICK_DIMENSIONS
-    report = progress if progress is not None else (lambda message: None)
-    rng = check_random_state(random_state)
     have_kt = kernel_thinning_available()
-    start = time.perf_counter()
     rows = []
     for d in dimensions:
         X = make_gaussian_mixture(
             n_samples,
             d,
             n_components=N_MIXTURE_COMPONENTS,
-            random_state=rng.randint(np.iinfo(np.int32).max),
+            random_state=run.seed(),
         )
         gamma = 1.0 / (2.0 * d)
-        data_term = _kernel_mean_sq_norm(X, gamma)
-        seed = int(rng.randint(np.iinfo(np.int32).max))
-        iid_seeds = rng.randint(np.iinfo(np.int32).max, size=trials)
+        data_term = kernel_mean_squared_norm(X, gamma=gamma)
+        seed = run.seed()
+        iid_seeds = run.seeds(trials)
 
         def mmd2(indices, weights, X=X, gamma=gamma, data_term=data_term):
             return squared_mmd(X, indices, weights, gamma=gamma, data_term=data_term)
 
         iid_median = {}
         block = []
-        report(f"d={d}: i.i.d., {trials} seeds")
+        run.report(f"d={d}: i.i.d., {trials} seeds")
         for m in subset_sizes:
             values = []
             for s in iid_seeds:
@@ -303,7 +200,7 @@ def run_herding(
             (METHODS[0], {"feature_map": "exact", "maxip": "exact"}),
             (METHODS[1], LSH_OPTIONS),
         ):
-            report(f"d={d}: {method}")
+            run.report(f"d={d}: {method}")
             for m in subset_sizes:
                 indices, weights, fit_time, scored = _herding(
                     X, m, gamma, seed, options
@@ -318,7 +215,7 @@ def run_herding(
                     }
                 )
         if have_kt:
-            report(f"d={d}: kernel thinning")
+            run.report(f"d={d}: kernel thinning")
             for m in subset_sizes:
                 t0 = time.perf_counter()
                 indices, weights = _kernel_thinning(X, m, gamma, seed)
@@ -343,7 +240,6 @@ def run_herding(
                 }
             )
             rows.append(row)
-    wall_time = time.perf_counter() - start
     columns = [
         Column("n_features", "d", group=True),
         Column("method", "method", group=True),
@@ -353,7 +249,6 @@ def run_herding(
         Column("scored_fraction", "scored / n per iter", ".3f"),
         Column("fit_time", "fit time (s)", ".3f"),
     ]
-    n_cores = os.cpu_count()
     kt_text = (
         "Kernel thinning: goodpoints.kt.thin (target kernel as split and swap "
         "kernel, delta=0.5) on the first m 2^r <= n rows."
@@ -372,22 +267,19 @@ def run_herding(
         "its MMD measured with the exact kernel; scored / n: mean candidates "
         "scored per iteration over n. i.i.d.: m points uniformly without "
         f"replacement, uniform weights, median over {trials} seeds. "
-        f"{kt_text} random_state={random_state}, {n_cores} cores."
+        f"{kt_text} random_state={random_state}, {run.cpu_count} cores."
     )
-    metadata = {
-        "trials": trials,
-        "full": full,
-        "random_state": random_state,
-        "n_samples": n_samples,
-        "dimensions": list(dimensions),
-        "subset_sizes": list(subset_sizes),
-        "lsh_options": LSH_OPTIONS,
-        "kernel_thinning": have_kt,
-        "cpu_count": n_cores,
-        "wall_time_s": wall_time,
-        "versions": _versions(),
-    }
-    return ExperimentResult("herding", rows, columns, caption, metadata)
+    return run.result(
+        "herding",
+        rows,
+        columns,
+        caption,
+        n_samples=n_samples,
+        dimensions=list(dimensions),
+        subset_sizes=list(subset_sizes),
+        lsh_options=LSH_OPTIONS,
+        kernel_thinning=have_kt,
+    )
 
 
 def plot_herding(result, figure):

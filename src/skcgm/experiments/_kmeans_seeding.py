@@ -9,18 +9,15 @@ and Corollary 4.5 the same with :math:`L^2/\\mu^2 + L^4/\\mu^4` for Algorithm 4
 """
 
 import math
-import os
-import time
 import warnings
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.datasets import make_blobs
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_random_state
 
 from ..optim import generalized_kmeans_plusplus, sum_of_minimum
-from ._result import Column, ExperimentResult, _versions
+from ._result import Column
+from ._runner import TrialRunner
 
 # (label, sum_of_minimum / generalized_kmeans_plusplus options, paper result
 # bounding it). Algorithms 1 and 4 go through generalized_kmeans_plusplus, the
@@ -111,7 +108,7 @@ def _seed(X, n_clusters, options, seed):
     return result.init_params
 
 
-def _trials(X, true_centers, n_clusters, options, seeds, f_ub, data_points):
+def _trials(X, true_centers, n_clusters, options, f_ub, data_points, seeds):
     ratios, seeded = [], []
     for seed in seeds:
         centers = _seed(X, n_clusters, options, seed)
@@ -161,26 +158,23 @@ def run_kmeans_seeding(
         ``seeded_mean`` (share of true clusters holding an initial center;
         None for the Gaussian init) and ``f_ub``.
     """
-    if trials is None:
-        trials = FULL_TRIALS if full else QUICK_TRIALS
-    report = progress if progress is not None else (lambda message: None)
-    rng = check_random_state(random_state)
-    start = time.perf_counter()
+    run = TrialRunner(
+        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
+    )
+    trials = run.trials
     rows = []
     for n_clusters in N_CLUSTERS:
-        X, y, true_centers = _blobs(n_clusters, rng.randint(np.iinfo(np.int32).max))
+        X, y, true_centers = _blobs(n_clusters, run.seed())
         class_means = np.stack([X[y == j].mean(axis=0) for j in range(n_clusters)])
         f_ub = sum_of_minimum(X, n_clusters, init=class_means, tol=0).objective
-        seeds = rng.randint(np.iinfo(np.int32).max, size=trials)
-        chunks = np.array_split(seeds, min(trials, 4 * max(1, os.cpu_count() or 1)))
+        seeds = run.seeds(trials)
         for label, options, source in SEEDINGS:
-            report(f"k={n_clusters}: {label}, {trials} trials")
+            run.report(f"k={n_clusters}: {label}, {trials} trials")
             data_points = options.get("init") != "random"
-            out = Parallel(n_jobs=n_jobs)(
-                delayed(_trials)(
-                    X, true_centers, n_clusters, options, chunk, f_ub, data_points
-                )
-                for chunk in chunks
+            out = run.map_seeds(
+                _trials,
+                (X, true_centers, n_clusters, options, f_ub, data_points),
+                seeds,
             )
             ratios = np.concatenate([chunk_ratios for chunk_ratios, _ in out])
             seeded = np.concatenate([chunk_seeded for _, chunk_seeded in out])
@@ -204,7 +198,6 @@ def run_kmeans_seeding(
                     "f_ub": f_ub,
                 }
             )
-    wall_time = time.perf_counter() - start
     columns = [
         Column("n_clusters", "k", group=True),
         Column("seeding", "seeding"),
@@ -215,7 +208,6 @@ def run_kmeans_seeding(
         Column("below_bound", "mean <= bound"),
         Column("seeded_mean", "true clusters seeded (%)", ".1f"),
     ]
-    n_cores = os.cpu_count()
     caption = (
         "Table: Theorem 4.1 / Corollary 4.5 (Ding et al., 2024) checked by Monte "
         "Carlo. Squared Euclidean f_i (L = mu = 1, f* = 0); for each k, "
@@ -226,21 +218,18 @@ def run_kmeans_seeding(
         "seeds here (their scores differ by a factor 2 for squared Euclidean "
         "losses). F_ub >= F*: objective of Lloyd (tol=0) from the class means. "
         "Random Gaussian: centers drawn from N(0, I). "
-        f"random_state={random_state}, n_jobs={n_jobs}, {n_cores} cores."
+        f"random_state={random_state}, n_jobs={n_jobs}, {run.cpu_count} cores."
     )
-    metadata = {
-        "trials": trials,
-        "full": full,
-        "random_state": random_state,
-        "n_jobs": n_jobs,
-        "cpu_count": n_cores,
-        "n_clusters": list(N_CLUSTERS),
-        "samples_per_cluster": SAMPLES_PER_CLUSTER,
-        "separation": SEPARATION,
-        "wall_time_s": wall_time,
-        "versions": _versions(),
-    }
-    return ExperimentResult("kmeans-seeding", rows, columns, caption, metadata)
+    return run.result(
+        "kmeans-seeding",
+        rows,
+        columns,
+        caption,
+        n_jobs=n_jobs,
+        n_clusters=list(N_CLUSTERS),
+        samples_per_cluster=SAMPLES_PER_CLUSTER,
+        separation=SEPARATION,
+    )
 
 
 def plot_kmeans_seeding(result, figure):

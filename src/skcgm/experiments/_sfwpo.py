@@ -5,15 +5,14 @@ experiment shows what the LSH oracle buys on the action-constrained MDP
 generator, the return reached per iteration against the candidates scored.
 """
 
-import os
 import time
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 from ..datasets import make_action_constrained_mdp
 from ..optim import sfwpo
-from ._result import Column, ExperimentResult, _versions
+from ._result import Column
+from ._runner import TrialRunner
 
 QUICK_MDP = {"n_states": 10, "n_actions": 2000, "action_dim": 8, "gamma": 0.9}
 FULL_MDP = {"n_states": 20, "n_actions": 8000, "action_dim": 8, "gamma": 0.9}
@@ -80,22 +79,18 @@ def run_sfwpo(*, full=False, trials=None, random_state=0, n_jobs=None, progress=
         policies 0..k, over ``n_states * n_actions``) and ``time`` (s per
         run of ``max_iter`` updates, mean over MDPs).
     """
-    if trials is None:
-        trials = FULL_TRIALS if full else QUICK_TRIALS
-    mdp_options = FULL_MDP if full else QUICK_MDP
-    max_iter = FULL_ITER if full else QUICK_ITER
-    report = progress if progress is not None else (lambda message: None)
-    rng = check_random_state(random_state)
+    run = TrialRunner(
+        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
+    )
+    mdp_options = run.size(QUICK_MDP, FULL_MDP)
+    max_iter = run.size(QUICK_ITER, FULL_ITER)
     n_pairs = mdp_options["n_states"] * mdp_options["n_actions"]
-    start = time.perf_counter()
     runs = {oracle: [] for oracle in ORACLES}
-    for trial in range(trials):
-        mdp = make_action_constrained_mdp(
-            **mdp_options, random_state=rng.randint(np.iinfo(np.int32).max)
-        )
-        seed = int(rng.randint(np.iinfo(np.int32).max))
+    for trial in range(run.trials):
+        mdp = make_action_constrained_mdp(**mdp_options, random_state=run.seed())
+        seed = run.seed()
         for oracle in ORACLES:
-            report(f"MDP {trial + 1}/{trials}: {oracle} oracle")
+            run.report(f"MDP {trial + 1}/{run.trials}: {oracle} oracle")
             runs[oracle].append(_run(mdp, oracle, max_iter, seed))
     rows = []
     exact_returns = np.array([returns for returns, _, _ in runs["exact"]])
@@ -119,7 +114,6 @@ def run_sfwpo(*, full=False, trials=None, random_state=0, n_jobs=None, progress=
                     "time": float(np.mean(times)),
                 }
             )
-    wall_time = time.perf_counter() - start
     columns = [
         Column("oracle", "oracle", group=True),
         Column("iteration", "iteration"),
@@ -128,29 +122,19 @@ def run_sfwpo(*, full=False, trials=None, random_state=0, n_jobs=None, progress=
         Column("scored_fraction", "scored / (|S| |A|) per iter", ".3f"),
         Column("time", "time per run (s)", ".3f", group=True),
     ]
-    n_cores = os.cpu_count()
     caption = (
         "Table: SFWPO (Algorithm 5) on make_action_constrained_mdp("
         + ", ".join(f"{k}={v}" for k, v in mdp_options.items())
-        + f"), {trials} MDPs, {max_iter} iterations, the exact MIPS scan against "
-        f"LSHMIPS(n_tables={LSH['n_tables']}, n_bits={LSH['n_bits']}) per state, "
-        "the same seed for both. Return: mean ± std over MDPs at that iteration; "
-        "return / exact: mean over MDPs of the LSH return over the exact one; "
-        "scored: mean candidates scored per iteration so far over all "
-        f"state-action pairs. random_state={random_state}, {n_cores} cores."
+        + f"), {run.trials} MDPs, {max_iter} iterations, the exact MIPS scan "
+        f"against LSHMIPS(n_tables={LSH['n_tables']}, n_bits={LSH['n_bits']}) per "
+        "state, the same seed for both. Return: mean ± std over MDPs at that "
+        "iteration; return / exact: mean over MDPs of the LSH return over the exact "
+        "one; scored: mean candidates scored per iteration so far over all "
+        f"state-action pairs. random_state={random_state}, {run.cpu_count} cores."
     )
-    metadata = {
-        "trials": trials,
-        "full": full,
-        "random_state": random_state,
-        "mdp": mdp_options,
-        "max_iter": max_iter,
-        "lsh": LSH,
-        "cpu_count": n_cores,
-        "wall_time_s": wall_time,
-        "versions": _versions(),
-    }
-    return ExperimentResult("sfwpo", rows, columns, caption, metadata)
+    return run.result(
+        "sfwpo", rows, columns, caption, mdp=mdp_options, max_iter=max_iter, lsh=LSH
+    )
 
 
 def plot_sfwpo(result, figure):

@@ -3,30 +3,31 @@
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
-import copy
-import os
 import warnings
-from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
-from joblib import Parallel, delayed
-from scipy.special import expit
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import StratifiedShuffleSplit
-from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_is_fitted
 
-from ..optim import init_compadagrad_state
-from ..optim._compadagrad import _make_stepper
-from ..oracles import SRHT
-from ..oracles._sketches import _next_power_of_two
-from ..utils._blocks import single_threaded_blas
+from ..optim._compadagrad_solver import (
+    CompAdaGradSolution,
+    CompAdaGradSolver,
+    draw_seeds,
+    problem_weights,
+)
+from ..optim._early_stopping import early_stopping_mask, split_off_validation
+from ..oracles import (
+    HingeLoss,
+    LogisticLoss,
+    ModifiedHuberLoss,
+    PerceptronLoss,
+    SquaredHingeLoss,
+)
 from ..utils._sklearn_compat import (
     Interval,
     LinearClassifierMixin,
@@ -37,395 +38,59 @@ from ..utils._sklearn_compat import (
 )
 from ..utils._validation import check_sample_weight, check_square_range
 
-_MAX_SEED = np.iinfo(np.int32).max
-_FLOAT64_MAX = float(np.finfo(np.float64).max)
-
-
-# Losses of SGDClassifier, written in the margin z = y p (y in {-1, +1}, p the
-# decision value): every function returns (loss values or None, dl/dz), so
-# that dl/dp = y dl/dz. At the kinks the subgradient is sklearn's
-# (sklearn/linear_model/_sgd_fast.pyx.tp: Hinge.cy_gradient uses z <= threshold).
-def _hinge(z, need_loss):
-    dz = -(z <= 1.0).astype(np.float64)
-    return (np.maximum(1.0 - z, 0.0) if need_loss else None), dz
-
-
-def _perceptron(z, need_loss):
-    dz = -(z <= 0.0).astype(np.float64)
-    return (np.maximum(-z, 0.0) if need_loss else None), dz
-
-
-def _squared_hinge(z, need_loss):
-    margin = np.maximum(1.0 - z, 0.0)
-    return (margin * margin if need_loss else None), -2.0 * margin
-
-
-def _log_loss(z, need_loss):
-    return (np.logaddexp(0.0, -z) if need_loss else None), -expit(-z)
-
-
-def _modified_huber(z, need_loss):
-    # 0 for z >= 1, (1 - z)^2 for -1 <= z < 1, -4 z below (Zhang 2004).
-    margin = np.maximum(1.0 - z, 0.0)
-    inner = z >= -1.0
-    dz = np.where(inner, -2.0 * margin, -4.0)
-    loss = np.where(inner, margin * margin, -4.0 * z) if need_loss else None
-    return loss, dz
-
-
+# The loss options of SGDClassifier, as members of the margin-loss family.
 _LOSSES = {
-    "hinge": _hinge,
-    "log_loss": _log_loss,
-    "modified_huber": _modified_huber,
-    "squared_hinge": _squared_hinge,
-    "perceptron": _perceptron,
+    "hinge": HingeLoss(),
+    "log_loss": LogisticLoss(),
+    "modified_huber": ModifiedHuberLoss(),
+    "squared_hinge": SquaredHingeLoss(),
+    "perceptron": PerceptronLoss(),
 }
+# CSR or dense C-contiguous rows, in float32 or float64 (kept).
+_INPUT_FORMAT = dict(accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
 
 
-class _DenseRows:
-    """Mini-batches of the rows of a C-contiguous dense array."""
-
-    def __init__(self, X):
-        self.X = X
-
-    def take(self, rows):
-        # A slice is a view; an index array copies |B| rows (one pass).
-        return self.X[rows]
-
-    @staticmethod
-    def matvec(batch, w):
-        return batch @ w
-
-    @staticmethod
-    def rmatvec(batch, coeff, n_features):
-        return coeff @ batch
+def _check_classes(classes):
+    if classes.shape[0] < 2:
+        raise ValueError(
+            "The number of classes has to be greater than one; got "
+            f"{classes.shape[0]} class."
+        )
+    return classes
 
 
-class _CSRRows:
-    """Mini-batches of the rows of a CSR matrix, gathered from its arrays.
-
-    Slicing a scipy matrix costs tens of microseconds of Python overhead per
-    mini-batch; gathering ``indptr``/``indices``/``data`` directly costs a
-    few numpy calls, O(nnz of the batch).
-    """
-
-    def __init__(self, X):
-        self.indptr = X.indptr
-        self.indices = X.indices
-        self.data = X.data
-        self.n_samples = X.shape[0]
-
-    def take(self, rows):
-        indptr = self.indptr
-        if isinstance(rows, slice):
-            start, stop = rows.start, min(rows.stop, self.n_samples)
-            lengths = np.diff(indptr[start : stop + 1])
-            begin, end = indptr[start], indptr[stop]
-            data = self.data[begin:end]
-            cols = self.indices[begin:end]
-        else:
-            starts = indptr[rows]
-            lengths = indptr[rows + 1] - starts
-            # Position of the j-th stored entry of row r: starts[r] + j.
-            shift = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-            positions = shift + np.arange(shift.shape[0])
-            data = self.data[positions]
-            cols = self.indices[positions]
-        row_ids = np.repeat(np.arange(lengths.shape[0]), lengths)
-        return data, cols, row_ids, lengths.shape[0]
-
-    @staticmethod
-    def matvec(batch, w):
-        data, cols, row_ids, n_rows = batch
-        return np.bincount(row_ids, weights=data * w[cols], minlength=n_rows)
-
-    @staticmethod
-    def rmatvec(batch, coeff, n_features):
-        data, cols, row_ids, _ = batch
-        return np.bincount(cols, weights=data * coeff[row_ids], minlength=n_features)
+def _check_warm_start(previous, n_features, classes):
+    """Refuse to continue a fit on other features or classes."""
+    n_previous, previous_classes = previous
+    if (
+        n_previous != n_features
+        or previous_classes.shape != classes.shape
+        or np.any(previous_classes != classes)
+    ):
+        raise ValueError(
+            "warm_start=True continues the previous fit, which had "
+            f"{n_previous} features and classes {previous_classes!r}; got "
+            f"{n_features} features and classes {classes!r}."
+        )
 
 
-def _rows(X):
-    return _CSRRows(X) if sp.issparse(X) else _DenseRows(X)
-
-
-def _penalty_value(penalty, alpha, l1_ratio, w):
-    """phi(w), as in SGDClassifier: alpha (r ||w||_1 + (1 - r) ||w||^2 / 2).
-
-    r is 1 for 'l1', 0 for 'l2' and ``l1_ratio`` for 'elasticnet'.
-    """
-    if penalty is None:
-        return 0.0
-    r = {"l1": 1.0, "l2": 0.0}.get(penalty, l1_ratio)
-    value = 0.0
-    if r < 1.0:
-        value += 0.5 * (1.0 - r) * float(w @ w)
-    if r > 0.0:
-        value += r * float(np.abs(w).sum())
-    return alpha * value
-
-
-def _overflow_error(epoch):
-    # SGDClassifier's message, word for word (sklearn/linear_model/_sgd_fast).
-    return ValueError(
-        f"Floating-point under-/overflow occurred at epoch #{epoch}. "
-        "Scaling input data with StandardScaler or MinMaxScaler might help."
-    )
-
-
-def _run_epoch(
-    rows,
-    order,
-    y,
-    signed_weights,
-    weights,
-    state,
-    intercept,
-    intercept_sq,
-    step,
-    options,
-    loss_fn,
-    need_loss,
-    epoch,
-):
-    """One pass over the samples, in the order ``order`` (None: as stored).
-
-    ``y``, ``signed_weights`` (:math:`w_i y_i`) and ``weights`` are already
-    in that order. Returns the state, the intercept, its squared-gradient sum
-    and the epoch's objective (NaN when ``need_loss`` is False). Raises
-    SGDClassifier's ValueError as soon as a step overflows, in float64 or in
-    the dtype of ``coef_`` (``options['coef_max']``), coefficients or
-    decision values on the training rows alike.
-    """
-    take, matvec, rmatvec = rows.take, rows.matvec, rows.rmatvec
-    eta, delta = options["eta0"], options["delta"]
-    penalty, alpha, l1_ratio = options["penalty"], options["alpha"], options["l1_ratio"]
-    batch_size = options["batch_size"]
-    fit_intercept = options["fit_intercept"]
-    n_features = options["n_features"]
-    coef_max, x_max = options["coef_max"], options["x_max"]
-    n_samples = y.shape[0]
-    loss_sum = 0.0
-    penalty_sum = 0.0
-    for start in range(0, n_samples, batch_size):
-        stop = start + batch_size
-        batch = take(slice(start, stop) if order is None else order[start:stop])
-        y_b = y[start:stop]
-        z = y_b * (matvec(batch, state.coef[:n_features]) + intercept)
-        loss, dz = loss_fn(z, need_loss)
-        # Gradient of the batch mean of w_i l(y_i, p_i) (mini-batches average,
-        # as in the paper's RCV1 run): sum_i w_i y_i l'(z_i) a_i / |B|.
-        coeff = signed_weights[start:stop] * dz
-        coeff *= 1.0 / z.shape[0]
-        if need_loss:
-            loss_sum += float(weights[start:stop] @ loss)
-            penalty_sum += z.shape[0] * _penalty_value(
-                penalty, alpha, l1_ratio, state.coef
-            )
-        try:
-            state = step(state, rmatvec(batch, coeff, n_features))
-        except FloatingPointError as exc:
-            raise _overflow_error(epoch) from exc
-        if fit_intercept:
-            # Scalar AdaGrad, unregularized: b -= eta g / (delta + sqrt(sum g^2)).
-            grad_intercept = float(coeff.sum())
-            intercept_sq += grad_intercept * grad_intercept
-            intercept -= eta * grad_intercept / (delta + np.sqrt(intercept_sq))
-        # The decision values |<a, coef> + b| are at most ||coef||_1 max|a| +
-        # |b|: kept in the range of coef_'s dtype, so that coef_ and the
-        # decision values on the training rows are finite (a float32 coef_
-        # overflows before the float64 iterates). The intercept's
-        # squared-gradient sum can overflow without moving the intercept (its
-        # step is then 0). "not <=" also catches NaN.
-        coef_norm = float(np.abs(state.coef[:n_features]).sum())
-        if not (
-            coef_norm <= coef_max
-            and coef_norm * x_max + abs(intercept) <= coef_max
-            and intercept_sq <= _FLOAT64_MAX
-        ):
-            raise _overflow_error(epoch)
-    objective = (loss_sum + penalty_sum) / n_samples if need_loss else np.nan
-    return state, intercept, intercept_sq, objective
-
-
-@contextmanager
-def _single_threaded_blas(limit=True):
-    """Limit BLAS to one thread, if ``limit``.
-
-    A CompAdaGrad step is a chain of small BLAS calls (k x n products, a
-    k x k eigendecomposition): threads cost more than they gain there, and
-    many times more on a loaded machine. One-vs-rest problems run in
-    parallel instead (``n_jobs``). The limit is process-wide, so it is set
-    once by the calling thread, never by threads of a threading backend.
-    """
-    if not limit:
-        yield
-        return
-    with single_threaded_blas():
-        yield
-
-
-def _validation_score(batch, rows, y, weights, coef, intercept):
-    """Weighted accuracy of sign(<a, coef> + intercept) on labels in {-1, +1}.
-
-    SGDClassifier's validation score: ``score`` of the binary problem, with
-    the sample weights of the validation rows.
-    """
-    positive = rows.matvec(batch, coef) + intercept > 0.0
-    correct = positive == (y > 0.0)
-    return float(weights @ correct) / float(weights.sum())
-
-
-def _fit_problem(
-    rows,
-    y,
-    weights,
-    state,
-    intercept,
-    intercept_sq,
-    projection,
-    *,
-    options,
-    max_iter,
-    seed,
-    validation=None,
-):
-    """Epochs of CompAdaGrad on one binary (one-vs-rest) problem.
-
-    Parameters
-    ----------
-    rows : _DenseRows or _CSRRows
-        The training inputs.
-    y : ndarray of shape (n_samples,)
-        Labels in {-1, +1}.
-    weights : ndarray of shape (n_samples,)
-        Sample weights times class weights.
-    state : CompAdaGradState
-        The iterate and preconditioner, updated.
-    intercept, intercept_sq : float
-        The intercept and its sum of squared gradients.
-    projection : SRHT
-        The fitted projection.
-    options : dict
-        The estimator's resolved options.
-    max_iter : int
-        Number of epochs at most.
-    seed : int
-        Seed of the shuffling.
-    validation : tuple or None, default=None
-        ``(rows, y, weights)`` of the held-out rows (labels in {-1, +1}) for
-        early stopping; None stops on the training objective.
-
-    Returns
-    -------
-    state, intercept, intercept_sq, n_iter, n_steps, best_loss, scores
-        ``best_loss`` is the smallest epoch objective (NaN when it is not
-        computed) and ``scores`` the validation score of every epoch (empty
-        without ``validation``).
-    """
-    loss_fn = _LOSSES[options["loss"]]
-    batch_size = options["batch_size"]
-    tol = options["tol"]
-    n_iter_no_change = options["n_iter_no_change"]
-    verbose = options["verbose"]
-    step = _make_stepper(
-        projection,
-        eta=options["eta0"],
-        alpha=options["alpha"],
-        penalty=options["penalty"],
-        l1_ratio=options["l1_ratio"],
-        tau=options["tau"],
-        delta=options["delta"],
-        variant=options["variant"],
-    )
-    n_features = options["n_features"]
-    n_samples = y.shape[0]
-    signed_weights = weights * y
-    # SGDClassifier computes the training objective only when it stops on it
-    # or prints it.
-    need_loss = validation is None or verbose > 0
-    if validation is not None:
-        val_rows, val_y, val_weights = validation
-        val_batch = val_rows.take(slice(0, val_y.shape[0]))
-    rng = np.random.RandomState(seed) if options["shuffle"] else None
-
-    best_objective = np.inf
-    best_score = -np.inf
-    scores = []
-    no_improvement = 0
-    n_steps = 0
-    n_iter = 0
-    # Single-threaded BLAS (see _single_threaded_blas); the caller's process
-    # is limited by the estimator, a worker process (loky, dask) here.
-    limit = options["caller_pid"] != os.getpid()
-    # Overflow is detected by explicit checks (_run_epoch and the step),
-    # whatever the caller's numpy error state: harmless underflows (exp of
-    # large margins) must not raise under np.errstate(all='raise').
-    with _single_threaded_blas(limit), np.errstate(all="ignore"):
-        for epoch in range(max_iter):
-            if rng is None:
-                order, y_e, signed_e, weights_e = None, y, signed_weights, weights
-            else:
-                # Permute the per-sample arrays once per epoch, so that a
-                # mini-batch slices views of them.
-                order = rng.permutation(n_samples)
-                y_e, signed_e = y[order], signed_weights[order]
-                weights_e = weights[order] if need_loss else None
-            state, intercept, intercept_sq, objective = _run_epoch(
-                rows,
-                order,
-                y_e,
-                signed_e,
-                weights_e,
-                state,
-                intercept,
-                intercept_sq,
-                step,
-                options,
-                loss_fn,
-                need_loss,
-                epoch + 1,
-            )
-            n_steps += -(-n_samples // batch_size)
-            n_iter = epoch + 1
-            if validation is not None:
-                score = _validation_score(
-                    val_batch,
-                    val_rows,
-                    val_y,
-                    val_weights,
-                    state.coef[:n_features],
-                    intercept,
-                )
-                scores.append(score)
-            if verbose > 0:
-                print(
-                    f"-- Epoch {n_iter}: norm {np.linalg.norm(state.coef):.4g}, "
-                    f"bias {intercept:.6g}, steps {state.n_updates}, "
-                    f"objective {objective:.6g}"
-                    + ("" if validation is None else f", validation score {score:.6g}")
-                )
-            # SGDClassifier's rules: no improvement by tol of the validation
-            # score (early stopping) or of the epoch's training objective for
-            # n_iter_no_change consecutive epochs; tol=None never stops.
-            if validation is not None:
-                if tol is not None and score < best_score + tol:
-                    no_improvement += 1
-                else:
-                    no_improvement = 0
-                best_score = max(best_score, score)
-            else:
-                if tol is not None and objective > best_objective - tol:
-                    no_improvement += 1
-                else:
-                    no_improvement = 0
-                best_objective = min(best_objective, objective)
-            if no_improvement >= n_iter_no_change:
-                if verbose > 0:
-                    print(f"Convergence after {n_iter} epochs.")
-                break
-    best_loss = best_objective if validation is None else np.nan
-    return state, intercept, intercept_sq, n_iter, n_steps, best_loss, scores
+# The parameters the solver takes as they are.
+_SOLVER_PARAMS = (
+    "penalty",
+    "alpha",
+    "l1_ratio",
+    "eta0",
+    "n_components",
+    "tau",
+    "delta",
+    "variant",
+    "batch_size",
+    "n_iter_no_change",
+    "shuffle",
+    "fit_intercept",
+    "n_jobs",
+    "verbose",
+)
 
 
 class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
@@ -817,194 +482,40 @@ class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
         return tags
 
     def _validate_X_y(self, X, y, reset):
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            accept_sparse="csr",
-            dtype=[np.float64, np.float32],
-            order="C",
-            reset=reset,
-        )
+        X, y = validate_data(self, X, y, reset=reset, **_INPUT_FORMAT)
         check_classification_targets(y)
         check_square_range(X)
         return X, y
 
-    def _init_solution(self, n_features, n_problems, seed, coef_init, intercept_init):
-        """A fresh solution: the projection drawn, the iterates started."""
-        # n_components >= n_features means the whole padded space (k = n),
-        # i.e. full-matrix AdaGrad, not k = n_features < n.
-        n_padded = _next_power_of_two(n_features)
-        k = n_padded if self.n_components >= n_features else self.n_components
-        scaling = "srht" if self.variant == "paper" else "orthonormal"
-        projection = SRHT(k, scaling=scaling, random_state=seed).fit(n_features)
-        n_padded = projection.n_padded_
-
-        coef = np.zeros((n_problems, n_padded))
-        if coef_init is not None:
-            coef_init = np.asarray(coef_init, dtype=np.float64)
-            if coef_init.size != n_problems * n_features:
-                raise ValueError(
-                    f"Provided coef_init has shape {coef_init.shape}; expected "
-                    f"({n_problems}, {n_features})."
-                )
-            coef[:, :n_features] = coef_init.reshape(n_problems, n_features)
-        intercept = np.zeros(n_problems)
-        if intercept_init is not None:
-            intercept_init = np.asarray(intercept_init, dtype=np.float64)
-            if intercept_init.size != n_problems:
-                raise ValueError(
-                    f"Provided intercept_init has shape {intercept_init.shape}; "
-                    f"expected ({n_problems},)."
-                )
-            intercept[:] = intercept_init.ravel()
-        return dict(
-            projection=projection,
-            states=[init_compadagrad_state(projection, coef=c) for c in coef],
-            intercept=intercept,
-            intercept_sq=np.zeros(n_problems),
+    def _solver(self, max_iter, tol):
+        params = {name: getattr(self, name) for name in _SOLVER_PARAMS}
+        return CompAdaGradSolver(
+            _LOSSES[self.loss], max_iter=max_iter, tol=tol, **params
         )
 
     def _fitted_solution(self):
         """A copy of the fitted solution, which a failed fit leaves untouched."""
-        return dict(
-            projection=self.projection_,
-            states=copy.deepcopy(self.state_),
-            intercept=self._intercept.copy(),
-            intercept_sq=self.intercept_grad_sq_sum_.copy(),
-        )
-
-    def _options(self, X, tol):
-        return dict(
-            loss=self.loss,
-            penalty=self.penalty,
-            alpha=float(self.alpha),
-            l1_ratio=float(self.l1_ratio) if self.penalty == "elasticnet" else 0.0,
-            eta0=float(self.eta0),
-            tau=float(self.tau),
-            delta=float(self.delta),
-            variant=self.variant,
-            batch_size=int(self.batch_size),
-            fit_intercept=self.fit_intercept,
-            tol=tol,
-            n_iter_no_change=int(self.n_iter_no_change),
-            shuffle=self.shuffle,
-            verbose=int(self.verbose),
-            n_features=X.shape[1],
-            # The largest coefficient coef_ (in the dtype of X) can hold.
-            coef_max=float(np.finfo(X.dtype).max),
-            # The largest absolute value of the training rows, which bounds
-            # the decision values with ||coef||_1.
-            x_max=float(np.abs(X.data if sp.issparse(X) else X).max(initial=0.0)),
-            caller_pid=os.getpid(),
-        )
-
-    def _run(self, X, y, weights, solution, classes, max_iter, tol, seeds, validation):
-        """Fit every one-vs-rest problem of ``solution``, in place.
-
-        ``weights`` are the sample weights times the class weights. Returns
-        ``(n_iter, n_steps, best_loss, validation_scores)``.
-        """
-        positives = classes[1:] if classes.shape[0] == 2 else classes
-        rows = _rows(X)
-        options = self._options(X, tol)
-        if validation is not None:
-            X_val, y_val, weights_val = validation
-            val_rows = _rows(X_val)
-        jobs = (
-            delayed(_fit_problem)(
-                rows,
-                np.where(y == positive, 1.0, -1.0),
-                weights,
-                solution["states"][i],
-                float(solution["intercept"][i]),
-                float(solution["intercept_sq"][i]),
-                solution["projection"],
-                options=options,
-                max_iter=max_iter,
-                seed=seeds[i],
-                validation=None
-                if validation is None
-                else (val_rows, np.where(y_val == positive, 1.0, -1.0), weights_val),
-            )
-            for i, positive in enumerate(positives)
-        )
-        with _single_threaded_blas():
-            if len(positives) == 1:
-                results = [job[0](*job[1], **job[2]) for job in jobs]
-            else:
-                results = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)(jobs)
-
-        solution["states"] = [result[0] for result in results]
-        solution["intercept"] = np.array([result[1] for result in results])
-        solution["intercept_sq"] = np.array([result[2] for result in results])
-        n_iter = max(result[3] for result in results)
-        n_steps = max(result[4] for result in results)
-        best_loss = np.array([result[5] for result in results])
-        scores = np.full((len(results), n_iter), np.nan)
-        for i, result in enumerate(results):
-            scores[i, : len(result[6])] = result[6]
-        return n_iter, n_steps, best_loss, scores
+        return CompAdaGradSolution(
+            self.projection_,
+            self.state_,
+            self._intercept,
+            self.intercept_grad_sq_sum_,
+        ).copy()
 
     def _commit(self, solution, classes, dtype, n_features):
         """Store a fitted solution in the estimator's attributes."""
         self.classes_ = classes
-        self.projection_ = solution["projection"]
+        self.projection_ = solution.projection
         self.n_components_ = int(self.projection_.n_components_)
-        self.state_ = solution["states"]
-        self._intercept = solution["intercept"]
-        self.intercept_grad_sq_sum_ = solution["intercept_sq"]
+        self.state_ = solution.states
+        self._intercept = solution.intercept
+        self.intercept_grad_sq_sum_ = solution.intercept_sq
         self.coef_ = np.array(
             [state.coef[:n_features] for state in self.state_], dtype=dtype
         )
         # With fit_intercept=False the intercept stays at intercept_init (0
         # by default), a fixed offset, as in SGDClassifier.
         self.intercept_ = self._intercept.astype(dtype)
-
-    def _draw_seeds(self, n_problems):
-        """The projection's seed and one shuffling seed per problem."""
-        rng = check_random_state(self.random_state)
-        # Always drawn in this order, so that fit and the first partial_fit
-        # use the same projection.
-        projection_seed = int(rng.randint(_MAX_SEED))
-        seeds = [int(seed) for seed in rng.randint(_MAX_SEED, size=n_problems)]
-        return projection_seed, seeds
-
-    def _make_validation_split(self, y, sample_weight):
-        """Boolean mask of the validation rows (all False without early stopping).
-
-        SGDClassifier's split: stratified, ``validation_fraction`` of the
-        rows, drawn from ``random_state``, with its errors.
-        """
-        validation_mask = np.zeros(y.shape[0], dtype=bool)
-        if not self.early_stopping:
-            return validation_mask
-        cv = StratifiedShuffleSplit(
-            test_size=self.validation_fraction, random_state=self.random_state
-        )
-        idx_train, idx_val = next(cv.split(np.zeros((y.shape[0], 1)), y))
-        # Unchecked weights: other shapes are refused by check_sample_weight.
-        weights = None if sample_weight is None else np.asarray(sample_weight)
-        if (
-            weights is not None
-            and weights.shape == y.shape
-            and not np.any(weights[idx_val] > 0)
-        ):
-            raise ValueError(
-                "The sample weights for validation set are all zero, consider "
-                "using a different random state."
-            )
-        if idx_train.shape[0] == 0 or idx_val.shape[0] == 0:
-            raise ValueError(
-                f"Splitting {y.shape[0]} samples into a train set and a "
-                "validation set with validation_fraction="
-                f"{self.validation_fraction!r} led to an empty set "
-                f"({idx_train.shape[0]} and {idx_val.shape[0]} samples). Please "
-                "either change validation_fraction, increase number of samples, "
-                "or disable early_stopping."
-            )
-        validation_mask[idx_val] = True
-        return validation_mask
 
     def _check_l1_ratio(self):
         if self.penalty == "elasticnet" and self.l1_ratio is None:
@@ -1046,83 +557,52 @@ class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
         if self.warm_start and hasattr(self, "state_"):
             previous = (self.coef_.shape[1], self.classes_)
         X, y = self._validate_X_y(X, y, reset=True)
-        classes = np.unique(y)
-        if classes.shape[0] < 2:
-            raise ValueError(
-                "The number of classes has to be greater than one; got "
-                f"{classes.shape[0]} class."
-            )
+        classes = _check_classes(np.unique(y))
         n_problems = 1 if classes.shape[0] == 2 else classes.shape[0]
-        projection_seed, seeds = self._draw_seeds(n_problems)
+        projection_seed, seeds = draw_seeds(self.random_state, n_problems)
         # Before the weights are checked, so that all-zero weights get the
         # validation split's error, as in SGDClassifier.
-        validation_mask = self._make_validation_split(y, sample_weight)
+        validation_mask = early_stopping_mask(
+            y,
+            sample_weight,
+            self.early_stopping,
+            self.validation_fraction,
+            self.random_state,
+        )
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
 
         warm = previous is not None and coef_init is None and intercept_init is None
-        if warm and (
-            previous[0] != X.shape[1]
-            or previous[1].shape != classes.shape
-            or np.any(previous[1] != classes)
-        ):
-            raise ValueError(
-                "warm_start=True continues the previous fit, which had "
-                f"{previous[0]} features and classes {previous[1]!r}; got "
-                f"{X.shape[1]} features and classes {classes!r}."
-            )
+        if warm:
+            _check_warm_start(previous, X.shape[1], classes)
+        solver = self._solver(self.max_iter, self.tol)
         if warm:
             solution = self._fitted_solution()
         else:
-            solution = self._init_solution(
+            solution = solver.init_solution(
                 X.shape[1], n_problems, projection_seed, coef_init, intercept_init
             )
         # Weights of the samples in every binary problem: sample weight times
         # the weight of the sample's own class.
         class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
-        validation = None
-        if self.early_stopping:
-            train = np.flatnonzero(~validation_mask)
-            validation = (
-                X[validation_mask],
-                y[validation_mask],
-                sample_weight[validation_mask],
-            )
-            X, y, sample_weight = X[train], y[train], sample_weight[train]
-            if not np.any(sample_weight > 0):
-                raise ValueError(
-                    "Sample weights must contain at least one non-zero number."
-                )
-        # The objective is the weighted mean of the losses plus phi: weights
-        # summing to the number of samples make an integer weight a repeated
-        # sample (scikit-learn's ElasticNet rescales its sample weights so).
-        weights = sample_weight * class_weight[np.searchsorted(classes, y)]
-        # Divided by the largest first: weights near the float64 maximum
-        # would overflow their sum.
-        weights /= weights.max()
-        weights *= y.shape[0] / weights.sum()
-        n_iter, n_steps, best_loss, scores = self._run(
-            X,
-            y,
-            weights,
-            solution,
-            classes,
-            self.max_iter,
-            self.tol,
-            seeds,
-            validation,
+        X, y, sample_weight, validation = split_off_validation(
+            X, y, sample_weight, validation_mask
         )
+        weights = problem_weights(
+            sample_weight, class_weight, classes, y, mean_one=True
+        )
+        result = solver.solve(X, y, weights, solution, classes, seeds, validation)
         self._commit(solution, classes, X.dtype, X.shape[1])
-        self.n_iter_ = n_iter
-        self.t_ = n_steps + 1
+        self.n_iter_ = result.n_iter
+        self.t_ = result.n_steps + 1
         if self.early_stopping:
             self.best_loss_ = None
-            self.validation_scores_ = scores
-            self.best_validation_score_ = np.nanmax(scores, axis=1)
+            self.validation_scores_ = result.validation_scores
+            self.best_validation_score_ = np.nanmax(result.validation_scores, axis=1)
         else:
-            self.best_loss_ = best_loss
+            self.best_loss_ = result.best_loss
             self.validation_scores_ = None
             self.best_validation_score_ = None
-        if self.tol is not None and n_iter == self.max_iter:
+        if self.tol is not None and result.n_iter == self.max_iter:
             warnings.warn(
                 "Maximum number of iteration reached before convergence. "
                 "Consider increasing max_iter to improve the fit.",
@@ -1190,12 +670,7 @@ class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
                 )
         X, y = self._validate_X_y(X, y, reset=first_call)
         if first_call:
-            classes = unique_labels(classes)
-            if classes.shape[0] < 2:
-                raise ValueError(
-                    "The number of classes has to be greater than one; got "
-                    f"{classes.shape[0]} class."
-                )
+            classes = _check_classes(unique_labels(classes))
         else:
             classes = self.classes_
         unknown = np.setdiff1d(np.unique(y), classes)
@@ -1205,23 +680,21 @@ class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
             )
         n_problems = 1 if classes.shape[0] == 2 else classes.shape[0]
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        projection_seed, seeds = self._draw_seeds(n_problems)
+        projection_seed, seeds = draw_seeds(self.random_state, n_problems)
+        solver = self._solver(1, None)
         if first_call:
-            solution = self._init_solution(
-                X.shape[1], n_problems, projection_seed, None, None
-            )
+            solution = solver.init_solution(X.shape[1], n_problems, projection_seed)
         else:
             solution = self._fitted_solution()
         class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
-        weights = sample_weight * class_weight[np.searchsorted(classes, y)]
-        _, n_steps, best_loss, _ = self._run(
-            X, y, weights, solution, classes, 1, None, seeds, None
-        )
+        weights = problem_weights(sample_weight, class_weight, classes, y)
+        result = solver.solve(X, y, weights, solution, classes, seeds)
         previous_best = None if first_call else getattr(self, "best_loss_", None)
         self._commit(solution, classes, X.dtype, X.shape[1])
         self.n_iter_ = 1
-        self.t_ = (1 if first_call else self.t_) + n_steps
+        self.t_ = (1 if first_call else self.t_) + result.n_steps
         # The best epoch objective over the calls, as MLPClassifier.partial_fit.
+        best_loss = result.best_loss
         self.best_loss_ = (
             best_loss if previous_best is None else np.fmin(previous_best, best_loss)
         )

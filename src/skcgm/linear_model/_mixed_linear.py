@@ -8,19 +8,15 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..optim._mixed_linear_loss import MixedLinearLoss
-from ..optim._sum_of_min import (
-    SOLVER_CONSTRAINTS,
-    _assign,
-    _Naming,
-    _normalized_weights,
-    _run_sum_of_minimum,
-)
+from ..optim._restarts import best_of_restarts, warn_if_fewer_distinct
+from ..optim._sum_of_min import SOLVER_CONSTRAINTS, Naming, plan_sum_of_minimum
+from ..optim._sum_of_min_weights import normalized_weights
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._validation import check_sample_weight, check_square_range
 
 # KMeans' words in the messages, with components for clusters; the verbose
 # lines report the objective (penalty included), there being no inertia.
-_NAMING = _Naming(
+_NAMING = Naming(
     owner="MixedLinearRegressor",
     params="initial coefficients",
     explicit="initial coefficients",
@@ -396,7 +392,7 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         # valid, the engine normalizes them.
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         problem = self._bind(X, y)
-        result = _run_sum_of_minimum(
+        plan = plan_sum_of_minimum(
             problem,
             self.n_components,
             sample_weight,
@@ -407,11 +403,16 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
             n_init=self.n_init,
             max_iter=self.max_iter,
             tol=self.tol,
+            naming=_NAMING,
+        )
+        result = best_of_restarts(
+            problem,
+            **plan,
             random_state=self.random_state,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
-            naming=_NAMING,
         )
+        warn_if_fewer_distinct(result.labels, self.n_components, _NAMING)
         n_features = X.shape[1]
         self.coef_ = np.ascontiguousarray(result.params[:, :n_features])
         if self.fit_intercept:
@@ -421,7 +422,7 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         # Normalized first: the sum of huge weights may overflow.
         weights = np.bincount(
             result.labels,
-            weights=_normalized_weights(sample_weight),
+            weights=normalized_weights(sample_weight),
             minlength=self.n_components,
         )
         self.weights_ = weights / weights.sum()
@@ -492,7 +493,7 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         """
         X, y = self._validate(X, y)
         weights = np.ones(X.shape[0], dtype=X.dtype)
-        labels, _, _, _ = _assign(self._bind(X, y), self._params(), weights)
+        labels, _, _, _ = self._bind(X, y).reclassify(self._params(), weights)
         return labels
 
     def min_loss(self, X, y, sample_weight=None):
@@ -525,7 +526,7 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         """
         X, y = self._validate(X, y)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        sample_weight = _normalized_weights(sample_weight)
+        sample_weight = normalized_weights(sample_weight)
         # In float64: the squares of float32 residuals may exceed float32.
         coef, intercept = self.coef_.astype(np.float64), self.intercept_
         residuals = X.astype(np.float64) @ coef.T + intercept - y[:, None]

@@ -19,8 +19,9 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ..oracles._lmo import _check_positive
-from ..oracles._params import _is_finite_real, _ParamsMixin
+from ..oracles._params import _ParamsMixin
 from ..oracles._projection import _MAX_RADIUS
+from ..utils._checks import _is_finite_real
 from ..utils._sklearn_compat import HasMethods, Interval
 from ..utils._validation import check_square_range
 

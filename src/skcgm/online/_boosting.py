@@ -29,33 +29,12 @@ a Generator is drawn from directly, so the caller's stream advances.
 from numbers import Integral
 
 import numpy as np
-from sklearn.utils import check_random_state
 
-from ..oracles._projection import _check_point
+from ..utils._checks import _check_point, _check_random_state
 
 _E = np.e
 # 1 - 1/e, the weight of eq. (3) and the approximation ratio of Lemma 2.
 _BOOST = 1.0 - 1.0 / np.e
-
-
-def _check_random_state(random_state):
-    """A RandomState or Generator to draw from (a Generator is kept as is)."""
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    try:
-        return check_random_state(random_state)
-    except ValueError:
-        raise ValueError(
-            "random_state must be None, an int, a numpy.random.RandomState or a "
-            f"numpy.random.Generator; got {random_state!r}."
-        ) from None
-
-
-def _check_count(value, name):
-    """``int(value)`` for an int >= 1, or a ValueError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name} must be an int >= 1; got {value!r}.")
-    return int(value)
 
 
 def _check_square(value, name, kind):

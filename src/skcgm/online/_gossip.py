@@ -22,7 +22,8 @@ from numbers import Real
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
-from ._boosting import _check_count, _check_random_state, _check_square
+from ..utils._checks import _check_count, _check_random_state
+from ._boosting import _check_square
 
 
 def _check_adjacency(adjacency, name="adjacency"):

@@ -7,16 +7,8 @@ from numbers import Real
 
 import numpy as np
 
-from ..oracles._params import _is_finite_real
-from ..oracles._projection import _check_point
-from ._boosting import _check_quadratic, _check_random_state
-
-
-def _check_noise(noise):
-    """``float(noise)`` for a finite real >= 0, or a ValueError naming it."""
-    if not _is_finite_real(noise) or noise < 0:
-        raise ValueError(f"noise must be a finite real number >= 0; got {noise!r}.")
-    return float(noise)
+from ..utils._checks import _check_noise, _check_point, _check_random_state
+from ._boosting import _check_quadratic
 
 
 class QuadraticObjective:

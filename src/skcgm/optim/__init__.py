@@ -2,7 +2,8 @@
 
 The sum-of-minimum engine (generalized k-means++ seeding, generalized and
 momentum Lloyd), its per-sample loss families, the sum-of-product GPCA
-baseline, the Frank-Wolfe driver over a linear minimization oracle,
+baseline, the Frank-Wolfe driver over a linear minimization oracle and
+kernel herding on it,
 sublinear Frank-Wolfe policy optimization (SFWPO), and the CompAdaGrad
 preconditioner state and composite step.
 """
@@ -13,7 +14,11 @@ from ._compadagrad import (
     init_compadagrad_state,
 )
 from ._frank_wolfe import FrankWolfeResult, frank_wolfe
-from ._gpca import SubspaceLoss, sum_of_product_gpca
+from ._gpca import SubspaceLoss, SumOfProductSweeps, sum_of_product_gpca
+from ._herding import KernelHerding
+from ._lloyd_exact import ExactLloyd
+from ._lloyd_gradient import GradientLloyd
+from ._lloyd_momentum import MomentumLloyd
 from ._mixed_linear_loss import MixedLinearLoss
 from ._policy import SFWPOResult, sfwpo
 from ._proximal_point import (
@@ -26,15 +31,20 @@ from ._sum_of_min_losses import KLDivergenceLoss, SquaredEuclideanLoss, SumOfMin
 
 __all__ = [
     "CompAdaGradState",
+    "ExactLloyd",
     "FrankWolfeResult",
+    "GradientLloyd",
     "KLDivergenceLoss",
+    "KernelHerding",
     "MixedLinearLoss",
+    "MomentumLloyd",
     "ProximalPointResult",
     "SFWPOResult",
     "SquaredEuclideanLoss",
     "SubspaceLoss",
     "SumOfMinLoss",
     "SumOfMinResult",
+    "SumOfProductSweeps",
     "approximate_proximal_point",
     "compadagrad_step",
     "frank_wolfe",

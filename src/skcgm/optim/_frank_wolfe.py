@@ -27,8 +27,11 @@ class FrankWolfeResult:
 
     Parameters
     ----------
-    x : ndarray of shape (n_features,)
-        The last iterate :math:`x_T`, ``T = n_iter``.
+    x : ndarray of shape (n_features,) or None
+        The last iterate :math:`x_T`, ``T = n_iter``; None when the iterate is
+        only known through a kernel (:class:`KernelHerding` with the kernel
+        trick), where it is ``weights`` on the feature vectors of
+        ``active_set``.
     active_set : ndarray of shape (n_active,) or None
         Indices (as numbered by the LMO) of the vertices selected, in order of
         first selection; None when the LMO returns no index.
@@ -55,10 +58,14 @@ class FrankWolfeResult:
     converged : bool
         Whether the gap reached ``tol`` (or the callback stopped the run)
         before ``max_iter``.
+    index_history : ndarray of shape (n_iter,) or None
+        Index of the vertex of every update, in order, repeats included; None
+        when the LMO returns no index.
 
     See Also
     --------
     frank_wolfe : The solver that returns it.
+    KernelHerding : Kernel herding, which returns it too.
 
     Examples
     --------
@@ -81,18 +88,24 @@ class FrankWolfeResult:
     step_history: np.ndarray = field(repr=False)
     n_scored: np.ndarray = field(repr=False)
     converged: bool
+    index_history: np.ndarray = field(default=None, repr=False)
 
 
 class _ConvexWeights:
-    """Convex weights of the vertices, updated as ``(1-eta) w + eta e_index``."""
+    """Convex weights of the vertices, updated as ``(1-eta) w + eta e_index``.
+
+    ``sequence`` keeps the vertex of every update, repeats included.
+    """
 
     def __init__(self):
         self.position = {}
         self.indices = []
         self.weights = np.zeros(16)
         self.x0_weight = 1.0
+        self.sequence = []
 
     def update(self, index, eta):
+        self.sequence.append(index)
         n = len(self.indices)
         self.weights[:n] *= 1.0 - eta
         self.x0_weight *= 1.0 - eta
@@ -105,8 +118,13 @@ class _ConvexWeights:
         self.weights[position] += eta
 
     def result(self):
+        """Vertices by first selection, their weights, every update's vertex."""
         n = len(self.indices)
-        return np.asarray(self.indices, dtype=np.intp), self.weights[:n].copy()
+        return (
+            np.asarray(self.indices, dtype=np.intp),
+            self.weights[:n].copy(),
+            np.asarray(self.sequence, dtype=np.intp),
+        )
 
 
 def _call_lmo(lmo, grad):
@@ -355,7 +373,9 @@ def frank_wolfe(
             ConvergenceWarning,
             stacklevel=3,
         )
-    active_set, vertex_weights = weights.result() if has_indices else (None, None)
+    active_set, vertex_weights, sequence = (
+        weights.result() if has_indices else (None, None, None)
+    )
     return FrankWolfeResult(
         x=x,
         active_set=active_set,
@@ -367,4 +387,5 @@ def frank_wolfe(
         step_history=np.asarray(steps),
         n_scored=np.asarray(n_scored, dtype=np.intp),
         converged=converged,
+        index_history=sequence,
     )

@@ -12,18 +12,19 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_array, check_random_state
 
-from ..datasets._subspaces import random_orthonormal
 from ..utils._blocks import row_blocks
+from ..utils._random import random_orthonormal
 from ..utils._sklearn_compat import Interval, validate_params
 from ..utils._validation import check_sample_weight, check_square_range
 from ._sum_of_min_losses import SumOfMinLoss, _dense_rows
+from ._sum_of_min_result import SumOfMinResult
 
 # A sample closer than this (relative to its norm) to a subspace lies on it up
 # to the rounding of the QR factorization that built the basis (~d eps).
 _ON_SUBSPACE_RTOL = 8.0
 
 
-def _range_exponent(*arrays, dtype):
+def range_exponent(*arrays, dtype):
     """Exponent :math:`e` of the power of two to divide the arrays by, or 0.
 
     GPCA squares its data and multiplies it by the sample weights. Arrays
@@ -46,7 +47,7 @@ def _range_exponent(*arrays, dtype):
     return int(np.frexp(largest)[1])
 
 
-def _rescaled(values, exponent):
+def rescaled(values, exponent):
     """``values`` times :math:`2^{-e}`: exact, a copy when :math:`e \\neq 0`.
 
     A power of two changes the exponent of every number and none of its
@@ -64,7 +65,7 @@ def _rescaled(values, exponent):
         return np.ldexp(values, -exponent)
 
 
-def _in_data_units(values, exponent, message):
+def in_data_units(values, exponent, message):
     """Values computed on rescaled data times :math:`2^e`, in float64.
 
     Raises ``ValueError(message)`` if one of them is NaN or infinite: it is
@@ -77,7 +78,7 @@ def _in_data_units(values, exponent, message):
     return values
 
 
-def _product_overflow_message(n_clusters):
+def product_overflow_message(n_clusters):
     return (
         f"The sum-of-product objective (5.1), a product of n_clusters="
         f"{n_clusters} squared distances, exceeds the float64 range for this "
@@ -86,7 +87,7 @@ def _product_overflow_message(n_clusters):
     )
 
 
-def _centered_moments(grams, sums, counts):
+def centered_moments(grams, sums, counts):
     """Centered second moments and means of groups of positive weight.
 
     :math:`\\sum_i w_i y_i y_i^T - (\\sum_i w_i y_i)(\\sum_i w_i y_i)^T /
@@ -307,7 +308,7 @@ class SubspaceLoss(SumOfMinLoss):
             return new_params
         moments = grams[filled]
         if self.affine:
-            moments, means = _centered_moments(
+            moments, means = centered_moments(
                 moments, statistics[1][filled], counts[filled]
             )
             new_params[filled, :, self.codim] = means
@@ -370,6 +371,75 @@ def _sum_of_product(X, init_params, sample_weight, max_iter, progress=None):
         history.append(_sum_of_product_objective(sq_norms, sample_weight))
     labels = np.argmin(sq_norms, axis=1)
     return params, labels, np.asarray(history), max_iter
+
+
+class SumOfProductSweeps:
+    """The sum-of-product GPCA model (5.1) as a solver of bound subspace losses.
+
+    Runs :func:`sum_of_product_gpca`'s exactly ``max_iter`` Gauss-Seidel
+    sweeps (Algorithm 6 of Ding, Chen, Wang and Yin, ICML 2024) on the data
+    of a bound :class:`SubspaceLoss`, so that the restarts of the
+    sum-of-minimum model serve the product model too.
+
+    Parameters
+    ----------
+    max_iter : int, default=50
+        Number of sweeps.
+
+    See Also
+    --------
+    sum_of_product_gpca : The same sweeps from validated arrays.
+    ExactLloyd : The sum-of-minimum model's solver (Algorithm 5).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim import SubspaceLoss, SumOfProductSweeps
+    >>> X = np.array([[1.0, 0.0], [2.0, 0.1], [0.1, 3.0], [0.0, 1.0]])
+    >>> start = np.array([[[0.6], [0.8]], [[0.8], [-0.6]]])
+    >>> result = SumOfProductSweeps(max_iter=5).solve(
+    ...     SubspaceLoss(1).bind(X), start, np.ones(4), np.random.RandomState(0)
+    ... )
+    >>> result.labels
+    array([1, 1, 0, 0])
+    """
+
+    #: The name of the model in :class:`~skcgm.cluster.GPCAClusterer`.
+    name = "sum_of_product"
+    #: The loss capabilities this solver needs (the bound data only).
+    requires = ()
+
+    def __init__(self, max_iter=50):
+        self.max_iter = max_iter
+
+    def solve(self, problem, start, sample_weight, random_state, progress=None):
+        """Sweep from ``start``.
+
+        Parameters
+        ----------
+        problem : SubspaceLoss
+            A linear subspace loss bound to the data.
+        start : ndarray of shape (n_clusters, n_features, codim)
+            Initial normal bases.
+        sample_weight : ndarray of shape (n_samples,)
+            Weights of the samples.
+        random_state : RandomState
+            Unused: the sweeps are deterministic.
+        progress : Progress, default=None
+            Receives the objective before every sweep; None is silent.
+
+        Returns
+        -------
+        result : SumOfMinResult
+            The bases (in the dtype of the data), labels and objective history
+            of the product model.
+        """
+        params, labels, history, n_iter = _sum_of_product(
+            problem.X, start, sample_weight, self.max_iter, progress
+        )
+        return SumOfMinResult.from_run(
+            start, params.astype(problem.X.dtype, copy=False), labels, history, n_iter
+        )
 
 
 @validate_params(
@@ -485,15 +555,15 @@ def sum_of_product_gpca(X, init_params, *, max_iter=50, sample_weight=None):
         )
     check_square_range(X, input_name="X")
     sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-    x_exponent = _range_exponent(X, dtype=X.dtype)
+    x_exponent = range_exponent(X, dtype=X.dtype)
     params, labels, history, n_iter = _sum_of_product(
-        _rescaled(X, x_exponent),
+        rescaled(X, x_exponent),
         init_params,
-        _rescaled(sample_weight, _range_exponent(sample_weight, dtype=np.float64)),
+        rescaled(sample_weight, range_exponent(sample_weight, dtype=np.float64)),
         max_iter,
     )
     n_clusters = init_params.shape[0]
-    history = _in_data_units(
-        history, 2 * n_clusters * x_exponent, _product_overflow_message(n_clusters)
+    history = in_data_units(
+        history, 2 * n_clusters * x_exponent, product_overflow_message(n_clusters)
     )
     return params, labels, history, n_iter

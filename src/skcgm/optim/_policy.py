@@ -14,9 +14,9 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..datasets._mdp import ActionConstrainedMDP
 from ..oracles._mips import LSHMIPS, ExactMIPS
 from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ._mdp import ActionConstrainedMDP
 
 __all__ = ["SFWPOResult", "sfwpo"]
 
@@ -171,7 +171,7 @@ def sfwpo(
     """Frank-Wolfe policy optimization with one MIPS index per state (SFWPO).
 
     Algorithm 5 of the paper, on a tabular
-    :class:`~skcgm.datasets._mdp.ActionConstrainedMDP`. The deterministic
+    :class:`~skcgm.datasets.ActionConstrainedMDP`. The deterministic
     policy :math:`\\pi(s) \\in \\mathrm{conv}\\, \\mathcal{C}(s)` is the
     Frank-Wolfe iterate of each state; it starts at a random action of every
     :math:`\\mathcal{C}(s)`. Every iteration :math:`k`:
@@ -227,7 +227,7 @@ def sfwpo(
     ----------
     mdp : ActionConstrainedMDP
         The model, e.g. from
-        :func:`~skcgm.datasets._mdp.make_action_constrained_mdp`.
+        :func:`~skcgm.datasets.make_action_constrained_mdp`.
     maxip : {'exact', 'lsh'}, default='exact'
         The per-state index: :class:`~skcgm.oracles.ExactMIPS` (Frank-Wolfe
         policy optimization of [5]) or :class:`~skcgm.oracles.LSHMIPS`

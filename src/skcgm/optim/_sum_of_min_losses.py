@@ -23,7 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import kl_div, xlogy
 
-from ..utils._blocks import row_blocks
+from ..utils._blocks import map_row_blocks, row_blocks, scratch_buffer
 from ._sum_of_min_fast import assign_and_sum
 
 
@@ -52,6 +52,27 @@ def _group_means(params, statistics, counts):
     filled = counts > 0
     means[filled] = sums[filled] / counts[filled, None]
     return means
+
+
+def group_weights(labels, sample_weight, n_params):
+    """Total weight of every group, in the dtype of the weights."""
+    counts = np.bincount(labels, weights=sample_weight, minlength=n_params)
+    return counts.astype(sample_weight.dtype, copy=False)
+
+
+def weighted_mean(values, sample_weight):
+    """Weighted mean that treats ``0 * inf`` as 0 (zero-weight samples)."""
+    # A plain reduction, not a BLAS dot: cheaper than waking BLAS threads.
+    total = float(np.multiply(values, sample_weight).sum())
+    if np.isnan(total):
+        active = sample_weight > 0
+        total = float(values[active] @ sample_weight[active])
+    return total / float(sample_weight.sum())
+
+
+def _sum_statistics(per_block):
+    """Add up per-block group statistics (tuples of arrays)."""
+    return tuple(sum(parts[1:], parts[0].copy()) for parts in zip(*per_block))
 
 
 def _dense_rows(X, rows):
@@ -267,6 +288,78 @@ class SumOfMinLoss(metaclass=ABCMeta):
             membership = group_membership(labels, sample_weight, params.shape[0])
             statistics = self.group_statistics(membership, rows)
         return labels, min_losses, statistics
+
+    def reclassify(self, params, sample_weight, with_statistics=False):
+        """Reclassify every sample (eq. 3.6) and evaluate the objective.
+
+        One pass over the bound data, block by block (:meth:`assign` on each
+        block), so memory stays bounded whatever the number of samples.
+
+        Parameters
+        ----------
+        params : ndarray of shape (n_params, *param_shape)
+            The parameters :math:`x_1, \\dots, x_{n\\_params}`.
+        sample_weight : ndarray of shape (n_samples,)
+            Weights :math:`w_i` of the objective.
+        with_statistics : bool, default=False
+            Also return the :meth:`group_statistics` of the new partition,
+            gathered in the same pass.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            Index of the smallest loss of every sample, ties to the lowest.
+        min_losses : ndarray of shape (n_samples,)
+            That loss.
+        objective : float
+            The weighted mean of ``min_losses`` (eq. 1.1).
+        statistics : tuple of ndarray or None
+            The group statistics, or None without ``with_statistics``.
+        """
+        n_params = params.shape[0]
+        labels = np.empty(self.n_samples, dtype=np.intp)
+        min_losses = np.empty(self.n_samples, dtype=np.float64)
+
+        def block(rows):
+            scratch = scratch_buffer(rows.stop - rows.start, n_params, params.dtype)
+            weights = sample_weight[rows] if with_statistics else None
+            labels[rows], min_losses[rows], statistics = self.assign(
+                params, rows, weights, out=scratch
+            )
+            return statistics
+
+        blocks = map_row_blocks(block, self.n_samples, n_params)
+        objective = weighted_mean(min_losses, sample_weight)
+        statistics = _sum_statistics(blocks) if with_statistics else None
+        return labels, min_losses, objective, statistics
+
+    def partition_statistics(self, labels, sample_weight, n_params):
+        """Group statistics and group weights of a given partition.
+
+        Parameters
+        ----------
+        labels : ndarray of shape (n_samples,)
+            The group of every sample.
+        sample_weight : ndarray of shape (n_samples,)
+            Weights of the samples.
+        n_params : int
+            Number of groups.
+
+        Returns
+        -------
+        statistics : tuple of ndarray
+            :meth:`group_statistics` over all the bound data.
+        counts : ndarray of shape (n_params,)
+            Total weight of every group.
+        """
+
+        def block(rows):
+            membership = group_membership(labels[rows], sample_weight[rows], n_params)
+            return self.group_statistics(membership, rows)
+
+        per_block = map_row_blocks(block, self.n_samples, n_params)
+        statistics = _sum_statistics(per_block)
+        return statistics, group_weights(labels, sample_weight, n_params)
 
     @abstractmethod
     def group_statistics(self, membership, rows=slice(None)):

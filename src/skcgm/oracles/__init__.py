@@ -1,5 +1,5 @@
 """Oracles shared by the solvers: linear minimization, projections, maximum
-inner product, sketches.
+inner product, sketches, losses of a margin.
 
 Sign conventions, written once: an LMO returns ``argmin_{s in C} <g, s>``; a
 MIPS index returns ``argmax_i <q, a_i>`` and how many candidates it scored, so
@@ -7,11 +7,18 @@ the LMO over a finite set of atoms is ``atoms[mips(-g)]``.
 """
 
 from ._glm_loss import LogisticLoss
+from ._kernel_means import kernel_mean_embedding, kernel_mean_squared_norm, squared_mmd
 from ._leverage import ridge_leverage_scores
 from ._lmo import ConvexHullLMO, L1BallLMO, LMOResult, SimplexLMO
 from ._lmo_matrix import NuclearNormBallLMO
 from ._lmo_polytopes import BirkhoffLMO, DownClosedPolytopeLMO, PolytopeLMO, ProductLMO
 from ._lmo_sets import BoxLMO, CappedSimplexLMO, KSparseLMO, L2BallLMO, LinfBallLMO
+from ._margin_losses import (
+    HingeLoss,
+    ModifiedHuberLoss,
+    PerceptronLoss,
+    SquaredHingeLoss,
+)
 from ._mips import (
     LSHMIPS,
     ExactMIPS,
@@ -42,6 +49,7 @@ __all__ = [
     "DownClosedPolytopeLMO",
     "ExactMIPS",
     "FWProjectionResult",
+    "HingeLoss",
     "InfeasibleProjectionResult",
     "KSparseLMO",
     "L1BallLMO",
@@ -50,12 +58,15 @@ __all__ = [
     "LSHMIPS",
     "LinfBallLMO",
     "LogisticLoss",
+    "ModifiedHuberLoss",
     "NuclearNormBallLMO",
+    "PerceptronLoss",
     "PolytopeLMO",
     "ProductLMO",
     "SHFWResult",
     "SRHT",
     "SimplexLMO",
+    "SquaredHingeLoss",
     "check_infeasible_projection",
     "frank_wolfe_projection",
     "fw_atom_transform",
@@ -64,8 +75,11 @@ __all__ = [
     "importance_sample",
     "infeasible_projection",
     "infeasible_projection_lmo_bound",
+    "kernel_mean_embedding",
+    "kernel_mean_squared_norm",
     "ridge_leverage_scores",
     "separating_hyperplane_fw",
     "sphere_pad_atoms",
     "sphere_pad_query",
+    "squared_mmd",
 ]

@@ -14,6 +14,10 @@ Hessian in Theorem 10. A loss object supplies exactly those pieces: the value
 :math:`|f'''|`, and the ratio :math:`f'(t)^2 / f''(t)` in closed form, so
 that :math:`H^{-1/2}\\alpha` never divides by a vanishing :math:`f''` (for
 the logistic loss :math:`f'(t)^2 / f''(t) = e^{-t}`).
+
+The logistic loss is also the ``'log_loss'`` member of the margin-loss family
+(``_margin_losses``) that CompAdaGrad's epochs use through ``value`` and
+``derivative``.
 """
 
 # Authors: The skcgm developers
@@ -24,24 +28,12 @@ from scipy.special import expit
 
 from ..utils._blocks import map_row_blocks
 from ._glm_loss_fast import logistic_terms
+from ._margin_losses import MarginLoss, _as_float, _result
 
 __all__ = ["LogisticLoss"]
 
 
-def _as_float(t):
-    """``t`` as a float32 or float64 array (other dtypes become float64)."""
-    t = np.asarray(t)
-    if t.dtype not in (np.float32, np.float64):
-        t = t.astype(np.float64)
-    return t
-
-
-def _result(value):
-    """A 0-d result as a NumPy scalar, like a ufunc's."""
-    return value[()] if np.ndim(value) == 0 else value
-
-
-class LogisticLoss:
+class LogisticLoss(MarginLoss):
     """The logistic loss of a margin, :math:`f(t) = \\log(1 + e^{-t})`.
 
     With labels absorbed into the rows, :math:`a_i = b_i x_i`,
@@ -84,6 +76,7 @@ class LogisticLoss:
 
     See Also
     --------
+    HingeLoss : A margin loss of the same family, without curvature.
     skcgm.optim.local_sensitivity_scores : Sensitivity bounds built from it.
     skcgm.optim.approximate_proximal_point : The solver that takes it.
 
@@ -106,47 +99,12 @@ class LogisticLoss:
     second_derivative_bound = 0.25
     third_derivative_bound = float(1.0 / (6.0 * np.sqrt(3.0)))
 
-    def __repr__(self):
-        return "LogisticLoss()"
+    def _value(self, t):
+        # logaddexp: no overflow for large |t|.
+        return np.logaddexp(t.dtype.type(0), -t)
 
-    def __eq__(self, other):
-        return type(other) is type(self)
-
-    def __hash__(self):
-        return hash(type(self))
-
-    def value(self, t):
-        """The loss :math:`f(t) = \\log(1 + e^{-t})`.
-
-        Parameters
-        ----------
-        t : array-like
-            Margins :math:`a_i^\\top x`; float32 is kept.
-
-        Returns
-        -------
-        f : ndarray
-            The loss, same shape as ``t``, computed as
-            ``logaddexp(0, -t)`` (no overflow for large :math:`|t|`).
-        """
-        t = _as_float(t)
-        return _result(np.logaddexp(t.dtype.type(0), -t))
-
-    def derivative(self, t):
-        """The first derivative :math:`f'(t) = -\\sigma(-t)`, in :math:`[-1, 0)`.
-
-        Parameters
-        ----------
-        t : array-like
-            Margins; float32 is kept.
-
-        Returns
-        -------
-        f1 : ndarray
-            :math:`f'(t)`, same shape as ``t``.
-        """
-        t = _as_float(t)
-        return _result(-expit(-t))
+    def _derivative(self, t):
+        return -expit(-t)
 
     def second_derivative(self, t):
         """The second derivative :math:`f''(t) = \\sigma(t)\\sigma(-t)`.

@@ -47,9 +47,10 @@ from scipy.optimize import linprog
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
 
+from ..utils._checks import _is_finite_real
 from ..utils._sklearn_compat import HasMethods, Interval, validate_params
 from ..utils._validation import check_square_range
-from ._params import _check_int, _is_finite_real, _ParamsMixin
+from ._params import _check_int, _ParamsMixin
 
 
 class LMOResult(NamedTuple):

@@ -15,7 +15,7 @@ lives in attributes ending in ``_``.
 # SPDX-License-Identifier: BSD-3-Clause
 
 import inspect
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.utils import Tags, TargetTags, estimator_html_repr
@@ -39,13 +39,6 @@ def _check_int(owner, name, value, low, high=None):
         raise ValueError(
             f"The '{name}' parameter of {owner} must be an int {bounds}; got {value!r}."
         )
-
-
-def _is_finite_real(value):
-    """Whether ``value`` is a finite real number (a bool is not)."""
-    return (
-        not isinstance(value, bool) and isinstance(value, Real) and np.isfinite(value)
-    )
 
 
 def _is_default(value, default):

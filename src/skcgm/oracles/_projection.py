@@ -36,8 +36,8 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from ..utils._checks import _check_point, _is_finite_real
 from ..utils._validation import check_square_range
-from ._params import _is_finite_real
 
 # Tolerance of the feasibility check of the warm starts x0 / x1: LP-based
 # oracles return vertices feasible only to the solver's tolerance (HiGHS:
@@ -194,30 +194,6 @@ def _check_lmo(lmo):
         raise ValueError(
             f"lmo must be a callable g -> argmin_(s in K) <g, s>; got {lmo!r}."
         )
-
-
-def _check_point(x, name, n_features=None, *, allow_empty=False):
-    """A new finite float64 1-D array, or a ValueError naming ``name``.
-
-    Empty unless ``allow_empty``; ``n_features`` entries when given (the
-    length of the other points, or of a matrix).
-    """
-    try:
-        array = np.array(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{name} must be a 1-D array of real numbers; got {x!r}."
-        ) from None
-    if array.ndim != 1 or (array.shape[0] == 0 and not allow_empty):
-        kind = "1-D array" if allow_empty else "non-empty 1-D array"
-        raise ValueError(f"{name} must be a {kind}; got shape {array.shape}.")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must contain only finite values.")
-    if n_features is not None and array.shape[0] != n_features:
-        raise ValueError(
-            f"{name} must have {n_features} entries; got {array.shape[0]}."
-        )
-    return array
 
 
 def _check_positive(value, name):

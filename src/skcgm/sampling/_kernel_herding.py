@@ -6,9 +6,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin
 from sklearn.kernel_approximation import Nystroem, RBFSampler
-from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 from sklearn.utils import assert_all_finite, check_random_state
-from sklearn.utils.extmath import row_norms
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import (
     check_consistent_length,
@@ -16,8 +14,9 @@ from sklearn.utils.validation import (
     column_or_1d,
 )
 
-from ..oracles import LSHMIPS, ConvexHullLMO, ExactMIPS
-from ..utils._blocks import row_blocks, single_threaded_blas
+from ..optim import KernelHerding
+from ..oracles import LSHMIPS, ConvexHullLMO, ExactMIPS, squared_mmd
+from ..utils._blocks import single_threaded_blas
 from ..utils._sklearn_compat import (
     Interval,
     RealNotInt,
@@ -30,41 +29,6 @@ from ..utils._validation import check_sample_weight, check_square_range
 from ._base import _SamplerMixin, _take_rows
 
 _MAX_SEED = np.iinfo(np.int32).max
-# Stop when the duality gap <mu - w, s - w> (an upper bound of the
-# suboptimality 1/2 ||w - mu||^2) is below this times max ||Phi(x_i)||^2:
-# the subset then matches mu up to rounding.
-_GAP_RTOL = 1e-10
-
-
-class _ConvexWeights:
-    """Convex weights of the atoms, updated as ``(1 - eta) a + eta e_i``.
-
-    ``sequence`` keeps the atom of every update, repeats included.
-    """
-
-    def __init__(self):
-        self.position = {}
-        self.indices = []
-        self.weights = []
-        self.sequence = []
-
-    def update(self, index, eta):
-        self.sequence.append(index)
-        self.weights = [(1.0 - eta) * value for value in self.weights]
-        position = self.position.get(index)
-        if position is None:
-            position = self.position[index] = len(self.indices)
-            self.indices.append(index)
-            self.weights.append(0.0)
-        self.weights[position] += eta
-
-    def result(self):
-        """Atoms in order of first selection, their weights, every update's atom."""
-        indices = np.asarray(self.indices, dtype=np.intp)
-        weights = np.asarray(self.weights, dtype=np.float64)
-        keep = weights > 0
-        sequence = np.asarray(self.sequence, dtype=np.intp)
-        return indices[keep], weights[keep] / weights[keep].sum(), sequence
 
 
 def _candidate_budget(n_candidates, n_rows):
@@ -72,20 +36,6 @@ def _candidate_budget(n_candidates, n_rows):
     if n_candidates is None or isinstance(n_candidates, Integral):
         return n_candidates
     return max(1, int(np.ceil(n_candidates * n_rows)))
-
-
-def _step_size(step, t, gap, dist2):
-    """Step ``eta_t``; the first step is 1 for every rule."""
-    if t == 0:
-        return 1.0
-    if step == "herding":
-        return 1.0 / (t + 1)
-    if step == "fw":
-        return 2.0 / (t + 2)
-    # Exact line search on 1/2 ||w - mu||^2 along s - w.
-    if not dist2 > 0:
-        return 0.0
-    return min(1.0, max(0.0, gap / dist2))
 
 
 class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
@@ -266,7 +216,8 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
 
     See Also
     --------
-    skcgm.optim.frank_wolfe : The generic Frank-Wolfe driver.
+    skcgm.optim.KernelHerding : The herding solver.
+    skcgm.oracles.squared_mmd : The squared MMD of a weighted subset.
     skcgm.oracles.LSHMIPS : The LSH index used with ``maxip='lsh'``.
 
     Notes
@@ -423,11 +374,6 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             "one-hot encoding."
         )
 
-    def _kernel(self, X, Y):
-        if self.kernel == "rbf":
-            return rbf_kernel(X, Y, gamma=self._gamma)
-        return linear_kernel(X, Y)
-
     def _features(self, X):
         """Explicit features of X (float64, dense)."""
         if self.feature_map == "identity":
@@ -438,95 +384,6 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             features = self.feature_map_.transform(X / scale) * scale
             return np.asarray(features, dtype=np.float64)
         return np.asarray(self.feature_map_.transform(X), dtype=np.float64)
-
-    def _kernel_diagonal(self, X):
-        if self.kernel == "rbf":
-            return np.ones(X.shape[0])
-        return row_norms(X, squared=True)
-
-    def _stops_early(self, t, gap, scale):
-        # The herding recursion runs its T iterations: its selections are the
-        # rows fit_resample returns, one per iteration.
-        return t > 0 and gap <= _GAP_RTOL * scale and self.step != "herding"
-
-    def _herd_kernel(self, X, p, n_iter):
-        """Herding with the kernel trick; O(n d) per iteration."""
-        n = X.shape[0]
-        m = np.empty(n)
-        for block in row_blocks(n, n):
-            m[block] = self._kernel(X[block], X) @ p
-        mu_norm2 = float(p @ m)
-        diag = self._kernel_diagonal(X)
-        scale = max(float(diag.max()), np.finfo(np.float64).tiny)
-        c = np.zeros(n)
-        w_norm2 = w_mu = 0.0
-        weights = _ConvexWeights()
-        history = []
-        for t in range(n_iter):
-            scores = m - c
-            i = int(np.argmax(scores))
-            gap = scores[i] - w_mu + w_norm2
-            dist2 = diag[i] - 2.0 * c[i] + w_norm2
-            if self._stops_early(t, gap, scale):
-                break
-            eta = _step_size(self.step, t, gap, dist2)
-            if eta == 0.0:
-                break
-            w_norm2 = (
-                (1.0 - eta) ** 2 * w_norm2
-                + 2.0 * eta * (1.0 - eta) * c[i]
-                + eta**2 * diag[i]
-            )
-            w_mu = (1.0 - eta) * w_mu + eta * m[i]
-            c *= 1.0 - eta
-            c += eta * self._kernel(X, X[i : i + 1]).ravel()
-            weights.update(i, eta)
-            history.append(max(w_norm2 - 2.0 * w_mu + mu_norm2, 0.0))
-        return (*weights.result(), history, [n] * len(history))
-
-    def _herd_features(self, F, p, n_iter, rng):
-        """Herding over explicit features with an exact or LSH search."""
-        mips = (
-            ExactMIPS()
-            if self.maxip == "exact"
-            else LSHMIPS(
-                n_tables=self.n_tables,
-                n_bits=self.n_bits,
-                n_probes=self.n_probes,
-                n_candidates=_candidate_budget(self.n_candidates, F.shape[0]),
-                random_state=rng.randint(_MAX_SEED),
-            )
-        )
-        lmo = ConvexHullLMO(mips).fit(F)
-        # An approximate search can return a vertex that is no descent
-        # direction although one exists; its "gap" certifies nothing, so the
-        # exact scan then decides (and its cost is counted).
-        exact_lmo = ConvexHullLMO().fit(F) if self.maxip == "lsh" else None
-        mu = p @ F
-        scale = max(float(row_norms(F, squared=True).max()), np.finfo(np.float64).tiny)
-        w = np.zeros_like(mu)
-        weights = _ConvexWeights()
-        history, n_scored = [], []
-        for t in range(n_iter):
-            # argmin_s <w - mu, s> = argmax_s <mu - w, s> (Alg. 3, sign fixed).
-            vertex, i, scored = lmo(w - mu)
-            direction = vertex - w
-            gap = float((mu - w) @ direction)
-            if t > 0 and gap <= _GAP_RTOL * scale and exact_lmo is not None:
-                vertex, i, exact_scored = exact_lmo(w - mu)
-                scored += exact_scored
-                direction = vertex - w
-                gap = float((mu - w) @ direction)
-            if self._stops_early(t, gap, scale):
-                break
-            eta = _step_size(self.step, t, gap, float(direction @ direction))
-            if eta == 0.0:
-                break
-            w = w + eta * direction
-            weights.update(i, eta)
-            history.append(float((w - mu) @ (w - mu)))
-            n_scored.append(scored)
-        return (*weights.result(), history, n_scored)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
@@ -621,21 +478,24 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         # cores, n = 5000 to 20000).
         with single_threaded_blas():
             for group, mass, budget in zip(groups, masses, budgets):
-                p = sample_weight[group] / mass
-                if F is None:
-                    result = self._herd_kernel(X64[group], p, budget)
-                else:
-                    result = self._herd_features(F[group], p, budget, rng)
-                selected, vertex_weights, sequence = result[:3]
-                indices.append(group[selected])
-                weights.append(vertex_weights * budget / self.n_samples)
+                solver = KernelHerding(
+                    kernel=self.kernel,
+                    gamma=self._gamma,
+                    step=self.step,
+                    max_iter=budget,
+                )
+                problem = X64[group] if F is None else self._search(F[group], rng)
+                result = solver.solve(problem, sample_weight[group] / mass)
+                indices.append(group[result.active_set])
+                weights.append(result.weights * budget / self.n_samples)
                 if self.step == "herding":
-                    resample.append(group[sequence])
+                    resample.append(group[result.index_history])
                 else:
-                    counts = _apportion(budget, vertex_weights)
-                    resample.append(np.repeat(group[selected], counts))
-                history.extend(result[3])
-                n_scored.extend(result[4])
+                    counts = _apportion(budget, result.weights)
+                    resample.append(np.repeat(group[result.active_set], counts))
+                # 2 g(w_t) = ||w_t - mu||^2, the squared MMD.
+                history.extend(2.0 * result.objective_history[1:])
+                n_scored.extend(result.n_scored[: result.n_iter])
         self.sample_indices_ = np.concatenate(indices).astype(np.intp)
         self.sample_weights_ = np.concatenate(weights)
         self.sample_weights_ /= self.sample_weights_.sum()
@@ -647,10 +507,24 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         self.n_iter_ = len(history)
         self.mmd_history_ = np.asarray(history, dtype=np.float64)
         self.n_scored_ = np.asarray(n_scored, dtype=np.intp)
-        self._support = X64[self.sample_indices_]
-        if F is not None:
-            self._embedding = self.sample_weights_ @ F[self.sample_indices_]
+        # score() measures the MMD in the space herding matched.
+        self._support = (
+            X64[self.sample_indices_] if F is None else F[self.sample_indices_]
+        )
         return self
+
+    def _search(self, F, rng):
+        """The LMO over the feature vectors F, exact or through LSH."""
+        if self.maxip == "exact":
+            return ConvexHullLMO(ExactMIPS()).fit(F)
+        mips = LSHMIPS(
+            n_tables=self.n_tables,
+            n_bits=self.n_bits,
+            n_probes=self.n_probes,
+            n_candidates=_candidate_budget(self.n_candidates, F.shape[0]),
+            random_state=rng.randint(_MAX_SEED),
+        )
+        return ConvexHullLMO(mips).fit(F)
 
     def fit_resample(self, X, y=None, *, sample_weight=None):
         """Fit, then return the ``n_samples`` selected rows of X (and y).
@@ -712,20 +586,20 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         )
         check_square_range(X)
         X = X.astype(np.float64, copy=False)
-        a = self.sample_weights_
+        kernel = self.kernel
         if self.feature_map != "exact":
-            diff = self._features(X).mean(axis=0) - self._embedding
-            return -float(diff @ diff)
-        if self.kernel == "linear":
-            # The feature map is the identity: the means stay in range where
-            # the sum of the n**2 kernel entries would overflow.
-            diff = np.asarray(X.mean(axis=0)).ravel() - self._support.T @ a
-            return -float(diff @ diff)
-        n = X.shape[0]
-        xx = sum(self._kernel(X[block], X).sum() for block in row_blocks(n, n))
-        xs = float(self._kernel(X, self._support).sum(axis=0) @ a)
-        ss = float(a @ self._kernel(self._support, self._support) @ a)
-        return -max(xx / n**2 - 2.0 * xs / n + ss, 0.0)
+            # Explicit features: the kernel is their inner product.
+            X, kernel = self._features(X), "linear"
+        support = np.arange(self._support.shape[0])
+        mmd2 = squared_mmd(
+            X,
+            support,
+            self.sample_weights_,
+            kernel=kernel,
+            gamma=self._gamma,
+            Y=self._support,
+        )
+        return -mmd2
 
 
 def _apportion(total, shares, minimum=0):
