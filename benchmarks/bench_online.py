@@ -69,8 +69,8 @@ from skcgm.online import (
     mixing_rate,
     run_online,
 )
-from skcgm.online._pobga import _PRESETS
-from skcgm.online._run import _sum_gradient
+from skcgm.online._pobga import PRESETS
+from skcgm.online._run import sum_gradient
 from skcgm.oracles import NuclearNormBallLMO
 from skcgm.utils._blocks import single_threaded_blas
 
@@ -133,7 +133,7 @@ def _regret_part(horizons, grids, seeds, report):
             # the round (T n^2 floats: 150 MB at T = 3e4).
             objectives = list(stream)
             comparator = continuous_greedy(
-                lmo, _sum_gradient(objectives), N_FEATURES, n_steps=COMPARATOR_STEPS
+                lmo, sum_gradient(objectives), N_FEATURES, n_steps=COMPARATOR_STEPS
             )
             for name in names:
                 report(f"regret: {name}, T={T}, seed {s}")
@@ -393,7 +393,7 @@ def main(argv=None):
             if key.startswith("seeds_") and results[name][key] is not None:
                 results[name][key] = int(results[name][key])
 
-    c_eta, c_eps, c_k = _PRESETS["practical"]
+    c_eta, c_eps, c_k = PRESETS["practical"]
     print(
         f"\nPart 1: online monotone NQP, n={N_FEATURES}, m={N_CONSTRAINTS}, i.i.d. "
         f"rounds, gradient noise {NOISE}; regrets against continuous greedy "

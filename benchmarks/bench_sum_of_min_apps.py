@@ -8,7 +8,7 @@ data and seed:
   noise=0.01)`` (Table 3's hardest cell): one ``MixedLinearRegressor(6)``
   fit (alpha=0.01, k-means++ seeding with gradient scores, one run, ``tol=0``:
   Lloyd until the partition repeats, Algorithm 7) against one fit of the EM
-  baseline of ``skcgm.experiments._em_baseline`` (one random start, until the
+  baseline of ``skcgm.experiments._baselines`` (one random start, until the
   mean log-likelihood gains less than 1e-8);
 - GPCA, ``make_union_of_subspaces(1000, 6, 4, subspace_dim=2)`` (Table 1's
   largest cell, the paper's recipe): one ``GPCAClusterer(4, subspace_dim=2)``

@@ -80,7 +80,7 @@ def test_subset_model_trains_on_the_subset(subset, size):
     from sklearn.datasets import load_digits
     from sklearn.svm import SVC
 
-    from skcgm.experiments._compare import _SubsetModel
+    from skcgm.experiments._baselines import _SubsetModel
 
     X, y = load_digits(return_X_y=True)
     X, y = X[:300], y[:300]

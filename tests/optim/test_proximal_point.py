@@ -16,7 +16,7 @@ from skcgm.optim import (
 )
 from skcgm.optim._proximal_point import _ScaledRows, _trust_region_minimum
 from skcgm.oracles import LogisticLoss
-from skcgm.oracles._leverage import _gram, _leverage_from_gram
+from skcgm.oracles._leverage import gram_matrix, leverage_from_gram
 
 LOSS = LogisticLoss()
 
@@ -655,10 +655,10 @@ def test_scaled_rows_built_by_blocks_give_the_materialized_scores():
     dense = np.column_stack([A * s[:, None], e])
     np.testing.assert_allclose(lazy[slice(5, 9)], dense[5:9], rtol=0, atol=0)
     ridge = np.full(8, 0.3)
-    np.testing.assert_allclose(_gram(lazy), dense.T @ dense, rtol=1e-12)
+    np.testing.assert_allclose(gram_matrix(lazy), dense.T @ dense, rtol=1e-12)
     np.testing.assert_allclose(
-        _leverage_from_gram(lazy, _gram(lazy), ridge),
-        _leverage_from_gram(dense, dense.T @ dense, ridge),
+        leverage_from_gram(lazy, gram_matrix(lazy), ridge),
+        leverage_from_gram(dense, dense.T @ dense, ridge),
         rtol=1e-10,
         atol=1e-15,
     )

@@ -328,3 +328,64 @@ def test_squared_euclidean_loss_is_finite_everywhere():
         losses = loss.loss_matrix(np.array([[-5.0, 3.0], [0.0, 0.0]]))
     expected = 0.5 * ((X[:, None, :] - np.array([[-5.0, 3.0], [0.0, 0.0]])) ** 2)
     np.testing.assert_allclose(losses, expected.sum(axis=2), rtol=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# reclassify and partition_statistics against brute force, for both families
+
+
+def _family_data(loss_name, seed, sparse):
+    rng = np.random.RandomState(seed)
+    if loss_name == "kl":
+        X = rng.poisson(2.0, size=(60, 4)).astype(np.float64)
+        loss = KLDivergenceLoss()
+        params = rng.uniform(0.5, 4.0, size=(3, 4))
+    else:
+        X = rng.standard_normal((60, 4))
+        X[rng.uniform(size=X.shape) < 0.3] = 0.0
+        loss = SquaredEuclideanLoss()
+        params = rng.standard_normal((3, 4))
+    weights = rng.uniform(0.0, 3.0, size=X.shape[0])
+    X_in = sp.csr_matrix(X) if sparse else X
+    return X, loss.bind(X_in), params, weights
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("loss_name", ["squared_euclidean", "kl"])
+def test_reclassify_is_argmin_of_loss_matrix(loss_name, sparse, global_random_seed):
+    X, problem, params, weights = _family_data(loss_name, global_random_seed, sparse)
+    if loss_name == "kl":
+        expected_losses = _i_divergence(X, params)
+    else:
+        expected_losses = 0.5 * ((X[:, None, :] - params[None]) ** 2).sum(axis=2)
+    labels, min_losses, objective, statistics = problem.reclassify(
+        params, weights, with_statistics=True
+    )
+    np.testing.assert_array_equal(labels, expected_losses.argmin(axis=1))
+    np.testing.assert_allclose(min_losses, expected_losses.min(axis=1), atol=1e-10)
+    np.testing.assert_allclose(
+        objective, np.average(expected_losses.min(axis=1), weights=weights)
+    )
+    # The statistics gathered in the same pass are the weighted group sums.
+    expected_sums = np.stack(
+        [weights[labels == j] @ X[labels == j] for j in range(params.shape[0])]
+    )
+    (sums,) = statistics
+    np.testing.assert_allclose(sums, expected_sums, atol=1e-10)
+    assert problem.reclassify(params, weights)[3] is None
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("loss_name", ["squared_euclidean", "kl"])
+def test_partition_statistics_are_weighted_group_sums(
+    loss_name, sparse, global_random_seed
+):
+    X, problem, _, weights = _family_data(loss_name, global_random_seed, sparse)
+    n_params = 5  # group 4 left empty
+    labels = np.random.RandomState(global_random_seed).randint(4, size=X.shape[0])
+    (sums,), counts = problem.partition_statistics(labels, weights, n_params)
+    for j in range(n_params):
+        members = labels == j
+        np.testing.assert_allclose(sums[j], weights[members] @ X[members], atol=1e-10)
+        assert counts[j] == pytest.approx(weights[members].sum())
+    assert counts[4] == 0 and not sums[4].any()

@@ -10,7 +10,7 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from skcgm.oracles import SRHT, CountSketch, fwht
-from skcgm.oracles._sketches import _next_power_of_two
+from skcgm.utils._math import _next_power_of_two
 
 
 @pytest.mark.parametrize("d", [1, 2, 4, 8, 16, 64, 256])

@@ -14,6 +14,7 @@ from ..datasets import (
     make_sensitivity_synthetic,
     make_sparse_text_classification,
 )
+from ._baselines import MixedLinearEMResult, fit_em_mixed_linear
 from ._compadagrad import (
     plot_compadagrad,
     progressive_validation,
@@ -27,7 +28,6 @@ from ._compare import (
     plot_compare,
     run_compare,
 )
-from ._em_baseline import MixedLinearEMResult, fit_em_mixed_linear
 from ._gpca_tables import (
     best_matching_accuracy,
     plot_gpca_table,

@@ -6,26 +6,23 @@ estimator families add their rows by appending :class:`Comparison` specs to
 :data:`COMPARISONS`; the table's columns are the union of their metrics.
 """
 
-import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import sklearn
-from joblib import Parallel, delayed
 from scipy.optimize import linear_sum_assignment
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, make_blobs
 from sklearn.linear_model import LinearRegression, LogisticRegression, SGDClassifier
 from sklearn.metrics import adjusted_rand_score, log_loss
-from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
+from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
-from sklearn.utils import _safe_indexing, check_random_state
+from sklearn.utils import _safe_indexing
 
 from .._version import __version__
 from ..cluster import SumOfMinKMeans
@@ -40,9 +37,10 @@ from ..linear_model import (
     LocalSensitivityLogistic,
     MixedLinearRegressor,
 )
-from ._em_baseline import _MixedLinearEM
+from ._baselines import _MixedLinearEM, _SubsetModel, _UniformSubsetLogistic
 from ._gpca_tables import best_matching_accuracy
-from ._result import Column, ExperimentResult, _versions
+from ._result import Column, ExperimentResult
+from ._runner import TrialRunner
 
 
 @dataclass(frozen=True)
@@ -455,7 +453,7 @@ COMPARISONS += (
         "MixedLinearRegressor with its defaults (alpha=0.01, k-means++ seeding "
         "with gradient scores, one run), whose ridge term shrinks the "
         "coefficients by about 1/(1 + alpha) (hence a coef. error near 0.01 "
-        "||coef||), and with alpha=1e-6; EM: skcgm.experiments._em_baseline, a "
+        "||coef||), and with alpha=1e-6; EM: skcgm.experiments._baselines, a "
         "Gaussian mixture of linear regressions from one random start (not from "
         "the paper); LinearRegression: one line.",
         cv=KFold,
@@ -523,6 +521,17 @@ def _splitter_text(cv, n_splits, random_state):
     return f"{n_splits}-fold {cv.__name__}(shuffle=True, random_state={random_state})"
 
 
+_METADATA_KEYS = (
+    "n_splits",
+    "random_state",
+    "n_jobs",
+    "cpu_count",
+    "wall_time_s",
+    "datasets",
+    "versions",
+)
+
+
 def run_compare(
     datasets=None, *, n_splits=5, random_state=0, n_jobs=None, progress=None
 ):
@@ -563,23 +572,25 @@ def run_compare(
     unknown = sorted(set(datasets) - set(by_name))
     if unknown:
         raise ValueError(f"Unknown datasets {unknown}; choose among {sorted(by_name)}.")
-    report = progress if progress is not None else (lambda message: None)
     comparisons = [by_name[name] for name in datasets]
+    # The folds are the trials; every seed is random_state itself, so the
+    # run's seed stream is not drawn from.
+    run = TrialRunner((n_splits, n_splits), False, None, random_state, n_jobs, progress)
 
-    start = time.perf_counter()
     rows = []
-    with Parallel(n_jobs=n_jobs) as parallel:
-        for comparison in comparisons:
-            X, y, *rest = comparison.load(random_state)
-            truth = rest[0] if rest else None
-            n_groups = comparison.n_groups or len(np.unique(y))
-            cv = comparison.cv(n_splits, shuffle=True, random_state=random_state)
-            dataset_rows = []
-            for candidate in comparison.candidates:
-                estimator = candidate.make(n_groups, random_state)
-                label = f"{comparison.dataset}: {candidate.name}"
-                folds = parallel(
-                    delayed(_fit_and_score)(
+    for comparison in comparisons:
+        X, y, *rest = comparison.load(random_state)
+        truth = rest[0] if rest else None
+        n_groups = comparison.n_groups or len(np.unique(y))
+        cv = comparison.cv(n_splits, shuffle=True, random_state=random_state)
+        dataset_rows = []
+        for candidate in comparison.candidates:
+            estimator = candidate.make(n_groups, random_state)
+            label = f"{comparison.dataset}: {candidate.name}"
+            folds = run.map(
+                _fit_and_score,
+                (
+                    (
                         clone(estimator),
                         X,
                         y,
@@ -589,31 +600,29 @@ def run_compare(
                         truth,
                         comparison.on_fitted_labels,
                     )
-                    for train, test in _reporting_folds(cv, X, y, report, label)
-                )
-                row = {
-                    "dataset": comparison.dataset,
-                    "estimator": candidate.name,
-                    "baseline": comparison.baseline,
-                    "n_samples": X.shape[0],
-                    "n_features": X.shape[1],
-                    "n_classes": n_groups,
-                }
-                for metric in comparison.metrics:
-                    _summarize(
-                        row, metric.key, [scores[metric.key] for scores, _ in folds]
-                    )
-                _summarize(row, "fit_time", [fit_time for _, fit_time in folds])
-                dataset_rows.append(row)
-            baseline_time = next(
-                row["fit_time_mean"]
-                for row in dataset_rows
-                if row["estimator"] == comparison.baseline
+                    for train, test in _reporting_folds(cv, X, y, run.report, label)
+                ),
             )
-            for row in dataset_rows:
-                row["fit_time_ratio"] = row["fit_time_mean"] / baseline_time
-            rows.extend(dataset_rows)
-    wall_time = time.perf_counter() - start
+            row = {
+                "dataset": comparison.dataset,
+                "estimator": candidate.name,
+                "baseline": comparison.baseline,
+                "n_samples": X.shape[0],
+                "n_features": X.shape[1],
+                "n_classes": n_groups,
+            }
+            for metric in comparison.metrics:
+                _summarize(row, metric.key, [scores[metric.key] for scores, _ in folds])
+            _summarize(row, "fit_time", [fit_time for _, fit_time in folds])
+            dataset_rows.append(row)
+        baseline_time = next(
+            row["fit_time_mean"]
+            for row in dataset_rows
+            if row["estimator"] == comparison.baseline
+        )
+        for row in dataset_rows:
+            row["fit_time_ratio"] = row["fit_time_mean"] / baseline_time
+        rows.extend(dataset_rows)
 
     metrics = list({m.key: m for c in comparisons for m in c.metrics}.values())
     baselines = list(dict.fromkeys(c.baseline for c in comparisons))
@@ -630,7 +639,7 @@ def run_compare(
         Column("fit_time_mean", "fit time (s)", ".4f"),
         Column("fit_time_ratio", f"fit time / {ratio_of}", ".2f"),
     ]
-    n_cores = os.cpu_count()
+    n_cores = run.cpu_count
     splitters = {}
     for c in comparisons:
         text = _splitter_text(c.cv, n_splits, random_state)
@@ -653,15 +662,14 @@ def run_compare(
             f"scikit-learn {sklearn.__version__}, skcgm {__version__}.",
         ]
     )
-    metadata = {
-        "n_splits": n_splits,
-        "random_state": random_state,
-        "n_jobs": n_jobs,
-        "cpu_count": n_cores,
-        "wall_time_s": wall_time,
-        "datasets": {c.dataset: c.description for c in comparisons},
-        "versions": _versions(),
-    }
+    # Not run.result: a comparison's metadata has no trials nor full size,
+    # and keeps the order of its keys.
+    metadata = run.metadata(
+        n_splits=n_splits,
+        n_jobs=n_jobs,
+        datasets={c.dataset: c.description for c in comparisons},
+    )
+    metadata = {key: metadata[key] for key in _METADATA_KEYS}
     return ExperimentResult("compare", rows, columns, caption, metadata)
 
 
@@ -736,59 +744,6 @@ def _plot_metric(ax, result, metric):
 
 
 HERDING_SUBSET = 100
-
-
-class _SubsetModel(BaseEstimator):
-    """A model fitted on a subset of its training data: herding, random or all.
-
-    ``fit`` picks ``n_samples`` training points, with
-    :class:`~skcgm.sampling.KernelHerdingSampler` (``per_class=True``, RBF
-    kernel of the model's ``gamma``), uniformly at random (stratified), or
-    keeps all of them, then fits a clone of ``model`` on them; ``score``
-    and ``predict`` delegate to the fitted model. The RBF ``gamma`` of the
-    model and of herding is scikit-learn's ``'scale'``,
-    ``1 / (n_features X.var())``, computed on the whole training fold so that
-    the three subsets use the same kernel.
-    """
-
-    def __init__(self, model, subset="herding", n_samples=100, random_state=None):
-        self.model = model
-        self.subset = subset
-        self.n_samples = n_samples
-        self.random_state = random_state
-
-    def fit(self, X, y):
-        gamma = 1.0 / (X.shape[1] * X.var())
-        if self.subset == "herding":
-            from ..sampling import KernelHerdingSampler
-
-            sampler = KernelHerdingSampler(
-                n_samples=self.n_samples,
-                kernel="rbf",
-                gamma=gamma,
-                per_class=True,
-                random_state=self.random_state,
-            )
-            X_fit, y_fit = sampler.fit_resample(X, y)
-        elif self.subset == "random":
-            X_fit, _, y_fit, _ = train_test_split(
-                X,
-                y,
-                train_size=self.n_samples,
-                stratify=y,
-                random_state=self.random_state,
-            )
-        else:
-            X_fit, y_fit = X, y
-        self.model_ = clone(self.model).set_params(gamma=gamma).fit(X_fit, y_fit)
-        self.n_fit_samples_ = X_fit.shape[0]
-        return self
-
-    def predict(self, X):
-        return self.model_.predict(X)
-
-    def score(self, X, y):
-        return self.model_.score(X, y)
 
 
 def _svc_on(subset):
@@ -944,33 +899,6 @@ COMPARISONS += (
 # logistic data large enough for a subsample to be worth drawing.
 LOGISTIC_DATA = {"n_samples": 20_000, "n_features": 20}
 LOGISTIC_SAMPLE_SIZE = 0.01
-
-
-class _UniformSubsetLogistic(ClassifierMixin, BaseEstimator):
-    """LogisticRegression fitted on ``ceil(sample_size * n)`` rows drawn uniformly.
-
-    The rows are drawn without replacement from ``random_state``, with the
-    rounding of ``LocalSensitivityLogistic(sample_size=...)``, so that the
-    subsample has the size of one of its rounds.
-    """
-
-    def __init__(self, sample_size=0.01, random_state=None):
-        self.sample_size = sample_size
-        self.random_state = random_state
-
-    def fit(self, X, y):
-        n = X.shape[0]
-        m = max(1, math.ceil(self.sample_size * n))
-        rows = check_random_state(self.random_state).choice(n, m, replace=False)
-        self.model_ = LogisticRegression().fit(X[rows], y[rows])
-        self.classes_ = self.model_.classes_
-        return self
-
-    def predict(self, X):
-        return self.model_.predict(X)
-
-    def predict_proba(self, X):
-        return self.model_.predict_proba(X)
 
 
 def _held_out_log_loss(estimator, X, y):

@@ -36,8 +36,8 @@ from ..online import (
     mixing_rate,
     run_online,
 )
-from ..online._pobga import _PRESETS
-from ..online._run import _sum_gradient
+from ..online._pobga import PRESETS
+from ..online._run import sum_gradient
 from ..oracles import CappedSimplexLMO, ProductLMO
 from ..utils._blocks import single_threaded_blas
 from ._result import Column, ExperimentResult, format_table
@@ -254,7 +254,7 @@ def _comparator(horizon, seed):
     with single_threaded_blas():
         lmo, objectives = _nqp(horizon, seed)
         return continuous_greedy(
-            lmo, _sum_gradient(objectives), lmo.n_features, n_steps=COMPARATOR_STEPS
+            lmo, sum_gradient(objectives), lmo.n_features, n_steps=COMPARATOR_STEPS
         )
 
 
@@ -510,7 +510,7 @@ def run_pobga(
         Column("n_projections", "projections", ".0f"),
         Column("wall_time", "time (s)", ".2f"),
     ]
-    c_eta, c_eps, c_k = _PRESETS["practical"]
+    c_eta, c_eps, c_k = PRESETS["practical"]
     grid_text = "; ".join(f"{name}: T in {list(grid[name])}" for name in learners)
     caption = (
         "Table: online monotone NQP (make_online_nqp, n=25, m=15, adversary='iid', "
@@ -533,7 +533,7 @@ def run_pobga(
         horizons={name: list(grid[name]) for name in learners},
         problem=PROBLEM,
         comparator_steps=COMPARATOR_STEPS,
-        pobga_presets={key: list(value) for key, value in _PRESETS.items()},
+        pobga_presets={key: list(value) for key, value in PRESETS.items()},
         summary=summary,
     )
     return _SummarizedResult("pobga", rows, columns, caption, metadata, SLOPE_COLUMNS)

@@ -18,10 +18,9 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..oracles._lmo import _check_positive
-from ..oracles._params import _ParamsMixin
-from ..oracles._projection import _MAX_RADIUS
-from ..utils._checks import _is_finite_real
+from ..utils._checks import _check_positive, _is_finite_real
+from ..utils._math import _MAX_RADIUS
+from ..utils._params import _ParamsMixin
 from ..utils._sklearn_compat import HasMethods, Interval
 from ..utils._validation import check_square_range
 

@@ -15,7 +15,7 @@ from numbers import Integral
 
 import numpy as np
 
-from ..oracles._projection import _norm
+from ..utils._math import _norm
 from ..utils._sklearn_compat import Interval, StrOptions
 from ..utils._validation import check_square_range
 from ._base import (

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..oracles._projection import _norm
+from ..utils._math import _norm
 from ._base import _RANDOM_STATE, _check_rng
 from ._boosting import sample_boosting_z
 from ._pobga import (

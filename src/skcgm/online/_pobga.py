@@ -16,7 +16,8 @@ from numbers import Integral
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..oracles._projection import _MAX_RADIUS, _infeasible_projection, _norm
+from ..oracles._projection import infeasible_projection_unchecked
+from ..utils._math import _MAX_RADIUS, _norm
 from ..utils._sklearn_compat import Interval, StrOptions
 from ._base import (
     _ONE_MINUS_INV_E,
@@ -35,7 +36,7 @@ from ._boosting import sample_boosting_z
 # Theorem 1; 'practical' comes from the sweep in the POBGA docstring Notes
 # (with the theory constants POBGA plays x = 0 for T up to 1215^2 ~ 1.48e6:
 # see the Notes).
-_PRESETS = {
+PRESETS = {
     "theory": (20.0, 405.0, 1.0),
     "practical": (1.0, 0.05, 1.0),
 }
@@ -48,7 +49,7 @@ def _resolve_schedule(learner, owner):
     given: G is then estimated at the end of the first block (see
     ``_BlockedBoostedAscent._step``).
     """
-    c_eta, c_eps, c_k = _PRESETS[learner.preset]
+    c_eta, c_eps, c_k = PRESETS[learner.preset]
     learner._boosting = bool(learner.boosting)
     horizon = learner.horizon
     learner.radius_ = _lmo_radius(owner, learner.lmo, learner.radius)
@@ -150,7 +151,7 @@ class _BlockedBoostedAscent(BaseOnlineLearner):
             StrOptions({"sqrt"}),
             Interval(Integral, 1, None, closed="left"),
         ],
-        "preset": [StrOptions(set(_PRESETS))],
+        "preset": [StrOptions(set(PRESETS))],
         "step_size": _POSITIVE_OR_NONE,
         "eps": _POSITIVE_OR_NONE,
         "radius": _POSITIVE_OR_NONE,
@@ -190,7 +191,7 @@ class _BlockedBoostedAscent(BaseOnlineLearner):
 
     def _project(self, x0, y, node=None):
         """One infeasible projection (Algorithm 4), capped at ``max_lmo_calls_``."""
-        result = _infeasible_projection(
+        result = infeasible_projection_unchecked(
             self.lmo, x0, y, self.eps_, self.radius_, self.max_lmo_calls_
         )
         self.n_projections_ += 1

@@ -295,7 +295,7 @@ def _is_quadratic(f):
     )
 
 
-def _sum_gradient(objectives):
+def sum_gradient(objectives):
     """grad of sum_t (1/N_t) sum_j f_{t,j}; closed form for quadratics.
 
     One streaming pass sums the H and h of quadratic objectives (the
@@ -418,7 +418,7 @@ def alpha_regret(
                 "pass n_features=... to the LMO, or give comparator."
             )
         comparator = continuous_greedy(
-            lmo, _sum_gradient(objectives), n_features, n_steps=n_steps
+            lmo, sum_gradient(objectives), n_features, n_steps=n_steps
         )
     comparator = np.asarray(comparator, dtype=np.float64)
     best = np.empty(n_rounds)

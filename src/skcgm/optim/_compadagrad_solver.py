@@ -19,7 +19,7 @@ from joblib import Parallel, delayed
 from sklearn.utils import check_random_state
 
 from ..oracles import SRHT
-from ..oracles._sketches import _next_power_of_two
+from ..utils._math import _next_power_of_two
 from ._compadagrad import init_compadagrad_state
 from ._compadagrad_epochs import _fit_problem, _single_threaded_blas
 from ._row_readers import _rows

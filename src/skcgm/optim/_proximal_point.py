@@ -45,9 +45,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array, check_random_state
 
 from ..oracles._leverage import (
-    _gram,
-    _leverage_from_gram,
-    _sketched_leverage,
+    gram_matrix,
+    leverage_from_gram,
+    sketched_leverage,
 )
 from ..oracles._sampling import importance_sample
 from ..utils._blocks import single_threaded_blas
@@ -425,17 +425,17 @@ def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_siz
         # A zero column has zero leverage whatever its ridge.
         ridge[d] = 1.0
     if leverage == "exact":
-        gram = _gram(C0)
+        gram = gram_matrix(C0)
         try:
-            lev = _leverage_from_gram(C0, gram, ridge)
+            lev = leverage_from_gram(C0, gram, ridge)
         except ValueError:
-            lev = _leverage_from_gram(C0, gram, _floored_ridge(ridge, np.diag(gram)))
+            lev = leverage_from_gram(C0, gram, _floored_ridge(ridge, np.diag(gram)))
     else:
         try:
-            lev, upper = _sketched_leverage(C0, ridge, sketch_size, rng)
+            lev, upper = sketched_leverage(C0, ridge, sketch_size, rng)
         except ValueError:
             floored = _floored_ridge(ridge, _squared_column_norms(C0))
-            lev, upper = _sketched_leverage(C0, floored, sketch_size, rng)
+            lev, upper = sketched_leverage(C0, floored, sketch_size, rng)
         # eta from the sketched Gram matrix R^T R - D: same O(nnz log n) cost,
         # (1 +- eps) accuracy of the quadratic term.
         gram = upper.T @ upper - np.diag(ridge)
@@ -740,7 +740,7 @@ def _largest_eigenvalue(A_s, coef):
     elif sp.issparse(A_s):
         gram = (A_s.T @ sp.diags(coef) @ A_s).toarray()
     else:
-        gram = _gram(_ScaledRows(A_s, root))
+        gram = gram_matrix(_ScaledRows(A_s, root))
     return float(eigh(gram, eigvals_only=True)[-1]) if gram.size else 0.0
 
 
@@ -839,14 +839,14 @@ def _static_leverage(problem, leverage, sketch_size, rng):
         weighted = _ScaledRows(A, np.sqrt(u))
         if leverage != "exact":
             weighted = weighted[:]
-    gram = _gram(weighted)
+    gram = gram_matrix(weighted)
     # At least the smallest normal float: a subnormal ridge overflows the
     # equilibration of the Cholesky factorization (1 / ridge).
     floor = max(1e-10 * float(np.trace(gram)) / problem.d, np.finfo(float).tiny)
     ridge = np.maximum(n * problem.alpha * problem.pen, floor)
     if leverage == "exact":
-        return _leverage_from_gram(weighted, gram, ridge)
-    return _sketched_leverage(weighted, ridge, sketch_size, rng)[0]
+        return leverage_from_gram(weighted, gram, ridge)
+    return sketched_leverage(weighted, ridge, sketch_size, rng)[0]
 
 
 @validate_params(

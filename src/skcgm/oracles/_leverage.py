@@ -48,7 +48,7 @@ def _dense_rows(C, rows):
     return np.asarray(block, dtype=np.float64)
 
 
-def _gram(C):
+def gram_matrix(C):
     """:math:`C^\\top C` in float64, accumulated over row blocks.
 
     float32 rows are promoted one block at a time, so the Gram matrix (the
@@ -126,7 +126,7 @@ def _triangular_inverse(factor, lower):
     return inverse
 
 
-def _leverage_from_gram(C, gram, ridge):
+def leverage_from_gram(C, gram, ridge):
     """Exact scores :math:`c_i^\\top (G + D)^{-1} c_i` given :math:`G = C^\\top C`.
 
     Cholesky :math:`G + D = L L^\\top`, then
@@ -164,7 +164,7 @@ def _default_jl_components(n):
     return max(20, math.ceil(8.0 * math.log(max(n, 2))))
 
 
-def _sketched_leverage(C, ridge, sketch_size, random_state):
+def sketched_leverage(C, ridge, sketch_size, random_state):
     """CountSketch + QR + Gaussian JL estimate of the ridge leverage scores.
 
     Returns the scores and the triangular factor :math:`R` of
@@ -325,5 +325,5 @@ def ridge_leverage_scores(
     )
     ridge = _check_ridge(ridge, A.shape[1])
     if method == "exact":
-        return _leverage_from_gram(A, _gram(A), ridge)
-    return _sketched_leverage(A, ridge, sketch_size, random_state)[0]
+        return leverage_from_gram(A, gram_matrix(A), ridge)
+    return sketched_leverage(A, ridge, sketch_size, random_state)[0]

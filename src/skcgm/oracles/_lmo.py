@@ -47,10 +47,11 @@ from scipy.optimize import linprog
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
 
-from ..utils._checks import _is_finite_real
+from ..utils._checks import _check_positive
+from ..utils._params import _ParamsMixin
 from ..utils._sklearn_compat import HasMethods, Interval, validate_params
 from ..utils._validation import check_square_range
-from ._params import _check_int, _ParamsMixin
+from ._params import _check_int
 
 
 class LMOResult(NamedTuple):
@@ -95,22 +96,6 @@ _MAX_INDEX_BITS = 62
 
 # --------------------------------------------------------------------------
 # Validation helpers, shared by the modules of the LMO library.
-
-
-def _check_positive(owner, name, value, *, allow_zero=False, allow_none=False):
-    """``float(value)`` for a finite real ``> 0`` (``>= 0``), else ValueError.
-
-    With ``allow_none``, None is accepted and returned as is.
-    """
-    if value is None and allow_none:
-        return None
-    if not _is_finite_real(value) or value < 0 or (value == 0 and not allow_zero):
-        kind = "non-negative" if allow_zero else "positive"
-        accepted = f"a {kind} real number" + (" or None" if allow_none else "")
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be {accepted}; got {value!r}."
-        )
-    return float(value)
 
 
 def _check_n_features(owner, value):

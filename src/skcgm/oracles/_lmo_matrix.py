@@ -13,10 +13,10 @@ from numbers import Integral
 import numpy as np
 from scipy.sparse.linalg import svds
 
+from ..utils._checks import _check_positive
 from ._lmo import (
     LMOResult,
     _BaseLMO,
-    _check_positive,
     _project_capped_simplex,
     _radius_property,
     _unit_direction,

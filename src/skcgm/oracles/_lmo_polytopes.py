@@ -16,12 +16,12 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment, linprog, minimize
 from sklearn.utils.metaestimators import available_if
 
+from ..utils._checks import _check_positive
 from ..utils._validation import check_square_range
 from ._lmo import (
     LMOResult,
     _BaseLMO,
     _check_bound_array,
-    _check_positive,
     _finite_float64,
     _unit_direction,
 )

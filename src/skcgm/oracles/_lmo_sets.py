@@ -11,13 +11,13 @@ cheap exact Euclidean projection ``project``. The protocol is the one of
 
 import numpy as np
 
+from ..utils._checks import _check_positive
 from ._lmo import (
     LMOResult,
     _BaseLMO,
     _bitmask_index,
     _check_bound_array,
     _check_n_features,
-    _check_positive,
     _n_features_property,
     _project_capped_simplex,
     _radius_property,

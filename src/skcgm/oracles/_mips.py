@@ -33,9 +33,10 @@ import numpy as np
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array, check_random_state
 
+from ..utils._params import _ParamsMixin
 from ..utils._validation import check_square_range
 from ._mips_fast import best_inner_product, hamming_distances, union_candidates
-from ._params import _check_int, _ParamsMixin
+from ._params import _check_int
 
 __all__ = [
     "ExactMIPS",

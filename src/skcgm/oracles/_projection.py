@@ -37,6 +37,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..utils._checks import _check_point, _is_finite_real
+from ..utils._math import _MAX_RADIUS, _norm
 from ..utils._validation import check_square_range
 
 # Tolerance of the feasibility check of the warm starts x0 / x1: LP-based
@@ -48,10 +49,6 @@ _START_TOL = 1e-6
 # every loop stops by a count, even when a tiny eps makes Lemma 6's bound
 # 27 R^2 / eps astronomically large.
 _DEFAULT_MAX_LMO_CALLS = 10_000
-
-# The largest radius R whose 27 R^2 (bound 4, Lemma 6) and squared distances
-# between points of R B stay finite.
-_MAX_RADIUS = math.sqrt(sys.float_info.max / 64.0)
 
 # The pull of Algorithm 4 lands y this fraction of sqrt(3 eps) from x, so
 # that round-off cannot push ||x - y||^2 back above 3 eps.
@@ -530,18 +527,6 @@ def infeasible_projection_lmo_bound(radius, eps, dist2):
     return int(math.floor(bound + 1e-12 * bound))
 
 
-def _norm(v):
-    """Euclidean norm, inf only when it exceeds the float64 range.
-
-    The largest entry is factored out, so that squares do not overflow.
-    """
-    scale = float(np.max(np.abs(v))) if v.size else 0.0
-    if scale == 0.0:
-        return 0.0
-    v = v / scale
-    return scale * math.sqrt(float(v @ v))
-
-
 def _pull(x, y, gap, eps):
     """The step of Algorithm 4 after SHFW: ``y`` pulled towards ``x``, or None.
 
@@ -567,7 +552,7 @@ def _pull(x, y, gap, eps):
     return x + (target / dist) * d
 
 
-def _infeasible_projection(lmo, x0, y0, eps, radius, max_lmo_calls):
+def infeasible_projection_unchecked(lmo, x0, y0, eps, radius, max_lmo_calls):
     """Algorithm 4 on validated inputs, with the pull of :func:`_pull`.
 
     Returns the :class:`InfeasibleProjectionResult` without warning.
@@ -712,7 +697,7 @@ def infeasible_projection(lmo, x0, y0, eps, *, radius=None, max_lmo_calls=None):
     radius = _resolve_radius(lmo, radius)
     max_lmo_calls = _check_cap(max_lmo_calls, "max_lmo_calls")
     _check_start(lmo, x0, "x0")
-    result = _infeasible_projection(lmo, x0, y0, eps, radius, max_lmo_calls)
+    result = infeasible_projection_unchecked(lmo, x0, y0, eps, radius, max_lmo_calls)
     if result.status == "max_lmo_calls":
         residual = result.x - result.y_tilde
         warnings.warn(

@@ -32,19 +32,15 @@ import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array, check_random_state
 
-from ._params import _check_int, _ParamsMixin
+from ..utils._math import _next_power_of_two
+from ..utils._params import _ParamsMixin
+from ._params import _check_int
 
 __all__ = ["SRHT", "CountSketch", "fwht"]
 
 # Elements of one block of rows transformed together by SRHT.transform and
 # SRHT.inverse_transform: 2**20 float64 values are 8 MiB.
 _BLOCK_ELEMENTS = 2**20
-
-
-def _next_power_of_two(n):
-    """Smallest power of two that is at least ``n`` (1 for ``n <= 1``)."""
-    n = int(n)
-    return 1 if n <= 1 else 1 << (n - 1).bit_length()
 
 
 # Butterfly passes over bits below this block are done by one product with

@@ -18,6 +18,22 @@ def _is_finite_real(value):
     )
 
 
+def _check_positive(owner, name, value, *, allow_zero=False, allow_none=False):
+    """``float(value)`` for a finite real ``> 0`` (``>= 0``), else ValueError.
+
+    With ``allow_none``, None is accepted and returned as is.
+    """
+    if value is None and allow_none:
+        return None
+    if not _is_finite_real(value) or value < 0 or (value == 0 and not allow_zero):
+        kind = "non-negative" if allow_zero else "positive"
+        accepted = f"a {kind} real number" + (" or None" if allow_none else "")
+        raise ValueError(
+            f"The '{name}' parameter of {owner} must be {accepted}; got {value!r}."
+        )
+    return float(value)
+
+
 def _check_random_state(random_state):
     """A RandomState or Generator to draw from (a Generator is kept as is)."""
     if isinstance(random_state, np.random.Generator):

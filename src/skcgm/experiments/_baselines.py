@@ -1,4 +1,22 @@
-"""EM for a mixture of linear regressions: a baseline, not from the paper.
+"""The baselines of the comparisons, none of them from the papers.
+
+``python -m skcgm compare`` and the benchmarks set skcgm's estimators against
+what a user would otherwise pick. Where scikit-learn has no such estimator,
+the baseline is written here:
+
+- :func:`fit_em_mixed_linear` and its estimator ``_MixedLinearEM``: EM for a
+  mixture of linear regressions, against
+  :class:`~skcgm.linear_model.MixedLinearRegressor`;
+- ``_SubsetModel``: a model fitted on a herding, random or full subset of its
+  training data, against :class:`~skcgm.sampling.KernelHerdingSampler`;
+- ``_UniformSubsetLogistic``: LogisticRegression on a uniform subsample,
+  against :class:`~skcgm.linear_model.LocalSensitivityLogistic`.
+
+The estimators are private (leading underscore) so that the estimator
+discovery and the common checks leave them out.
+
+EM for a mixture of linear regressions
+--------------------------------------
 
 The sum-of-minimum paper (Ding, Chen, Wang and Yin, 2024) compares
 initializations of its Lloyd algorithm only. ``python -m skcgm compare`` and
@@ -16,11 +34,14 @@ partition of eq. (3.6), and the weighted least squares of the M-step replace
 the ridge group minimizer (E.2).
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
 from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
@@ -300,3 +321,83 @@ class _MixedLinearEM(RegressorMixin, BaseEstimator):
     def predict(self, X):
         """Mixture mean."""
         return self.predict_components(X) @ self.weights_
+
+
+class _SubsetModel(BaseEstimator):
+    """A model fitted on a subset of its training data: herding, random or all.
+
+    ``fit`` picks ``n_samples`` training points, with
+    :class:`~skcgm.sampling.KernelHerdingSampler` (``per_class=True``, RBF
+    kernel of the model's ``gamma``), uniformly at random (stratified), or
+    keeps all of them, then fits a clone of ``model`` on them; ``score``
+    and ``predict`` delegate to the fitted model. The RBF ``gamma`` of the
+    model and of herding is scikit-learn's ``'scale'``,
+    ``1 / (n_features X.var())``, computed on the whole training fold so that
+    the three subsets use the same kernel.
+    """
+
+    def __init__(self, model, subset="herding", n_samples=100, random_state=None):
+        self.model = model
+        self.subset = subset
+        self.n_samples = n_samples
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        gamma = 1.0 / (X.shape[1] * X.var())
+        if self.subset == "herding":
+            from ..sampling import KernelHerdingSampler
+
+            sampler = KernelHerdingSampler(
+                n_samples=self.n_samples,
+                kernel="rbf",
+                gamma=gamma,
+                per_class=True,
+                random_state=self.random_state,
+            )
+            X_fit, y_fit = sampler.fit_resample(X, y)
+        elif self.subset == "random":
+            X_fit, _, y_fit, _ = train_test_split(
+                X,
+                y,
+                train_size=self.n_samples,
+                stratify=y,
+                random_state=self.random_state,
+            )
+        else:
+            X_fit, y_fit = X, y
+        self.model_ = clone(self.model).set_params(gamma=gamma).fit(X_fit, y_fit)
+        self.n_fit_samples_ = X_fit.shape[0]
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+    def score(self, X, y):
+        return self.model_.score(X, y)
+
+
+class _UniformSubsetLogistic(ClassifierMixin, BaseEstimator):
+    """LogisticRegression fitted on ``ceil(sample_size * n)`` rows drawn uniformly.
+
+    The rows are drawn without replacement from ``random_state``, with the
+    rounding of ``LocalSensitivityLogistic(sample_size=...)``, so that the
+    subsample has the size of one of its rounds.
+    """
+
+    def __init__(self, sample_size=0.01, random_state=None):
+        self.sample_size = sample_size
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        n = X.shape[0]
+        m = max(1, math.ceil(self.sample_size * n))
+        rows = check_random_state(self.random_state).choice(n, m, replace=False)
+        self.model_ = LogisticRegression().fit(X[rows], y[rows])
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+    def predict_proba(self, X):
+        return self.model_.predict_proba(X)

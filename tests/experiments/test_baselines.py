@@ -6,7 +6,7 @@ from scipy.optimize import linear_sum_assignment
 from scipy.stats import norm
 from sklearn.base import clone
 
-from skcgm.experiments._em_baseline import _MixedLinearEM, fit_em_mixed_linear
+from skcgm.experiments._baselines import _MixedLinearEM, fit_em_mixed_linear
 
 
 def _two_lines(n_samples, noise, random_state, intercept=(0.0, 0.0)):

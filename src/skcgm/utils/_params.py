@@ -1,0 +1,160 @@
+"""Hyper-parameter handling of the objects that are not estimators.
+
+The oracles (LMOs, MIPS indexes, sketches) and the online learners would not
+pass scikit-learn's estimator checks (they fit on atoms or on a dimension, or
+are fed gradients, not ``X, y``), but they follow its conventions:
+``__init__`` only stores its arguments; :meth:`~_ParamsMixin.get_params` and
+:meth:`~_ParamsMixin.set_params` work as scikit-learn's, nested parameters
+included (``lmo__radius``), so :func:`sklearn.base.clone` copies them deeply;
+the repr shows the parameters changed from their defaults, a notebook shows
+scikit-learn's HTML diagram with its parameter table, and the fitted state
+lives in attributes ending in ``_``.
+"""
+
+# Authors: The skcgm developers
+# SPDX-License-Identifier: BSD-3-Clause
+
+import inspect
+
+import numpy as np
+from sklearn.utils import Tags, TargetTags, estimator_html_repr
+
+from ._sklearn_compat import (
+    ReprHTMLMixin,
+    _get_params_html,
+    validate_parameter_constraints,
+)
+
+
+def _is_default(value, default):
+    """Whether a parameter value is its ``__init__`` default (for the repr)."""
+    if value is default:
+        return True
+    if default is inspect.Parameter.empty or isinstance(value, np.ndarray):
+        return False
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+def _short_repr(value):
+    """The repr of a parameter value; a large array by its shape only."""
+    if isinstance(value, np.ndarray) and value.size > 6:
+        return f"<ndarray of shape {value.shape}>"
+    return repr(value)
+
+
+class _ParamsMixin(ReprHTMLMixin):
+    """Parameters, clone, repr and notebook display as scikit-learn's estimators.
+
+    ``get_params``, ``set_params`` and ``_validate_params`` behave as those of
+    :class:`sklearn.base.BaseEstimator`; a subclass declares
+    ``_parameter_constraints`` to use the last one.
+    """
+
+    _html_repr = estimator_html_repr
+    _get_params_html = _get_params_html
+
+    @classmethod
+    def _get_param_names(cls):
+        """The parameter names of ``__init__``, sorted."""
+        signature = inspect.signature(cls.__init__)
+        return sorted(
+            p.name
+            for p in signature.parameters.values()
+            if p.name != "self" and p.kind != p.VAR_KEYWORD
+        )
+
+    def get_params(self, deep=True):
+        """Get the parameters of this object.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            If True, also return the parameters of the contained objects that
+            have ``get_params`` (an LMO, a MIPS index), as
+            ``<component>__<parameter>``.
+
+        Returns
+        -------
+        params : dict
+            Parameter names mapped to their values, as given.
+        """
+        out = {}
+        for name in self._get_param_names():
+            # The raw value: a parameter may share its name with a property
+            # that validates it or computes from it (an LMO's radius), and
+            # clone needs what was given.
+            value = (
+                self.__dict__[name] if name in self.__dict__ else getattr(self, name)
+            )
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                out.update(
+                    (f"{name}__{key}", item) for key, item in value.get_params().items()
+                )
+            out[name] = value
+        return out
+
+    def set_params(self, **params):
+        """Set the parameters of this object.
+
+        Parameters
+        ----------
+        **params : dict
+            Parameter names mapped to their new values; ``<component>__<name>``
+            sets a parameter of a contained object (``lmo__radius=2.0``).
+
+        Returns
+        -------
+        self : object
+            This object; fitted state is kept until the next ``fit`` (or
+            ``reset``).
+        """
+        if not params:
+            return self
+        valid_params = self.get_params(deep=True)
+        nested_params = {}
+        for key, value in params.items():
+            key, delim, sub_key = key.partition("__")
+            if key not in valid_params:
+                raise ValueError(
+                    f"Invalid parameter {key!r} for estimator {self}. Valid "
+                    f"parameters are: {self._get_param_names()!r}."
+                )
+            if delim:
+                nested_params.setdefault(key, {})[sub_key] = value
+            else:
+                setattr(self, key, value)
+                valid_params[key] = value
+        for key, sub_params in nested_params.items():
+            valid_params[key].set_params(**sub_params)
+        return self
+
+    def _validate_params(self):
+        """Check the parameters against ``_parameter_constraints``.
+
+        Raises an ``InvalidParameterError`` (a ValueError and a TypeError)
+        naming the first invalid parameter, in scikit-learn's wording.
+        """
+        validate_parameter_constraints(
+            self._parameter_constraints,
+            self.get_params(deep=False),
+            caller_name=type(self).__name__,
+        )
+
+    def __sklearn_tags__(self):
+        # BaseEstimator's tags: the display reads them to tell whether an
+        # object with ``fit`` (ConvexHullLMO, a MIPS index) is fitted.
+        return Tags(estimator_type=None, target_tags=TargetTags(required=False))
+
+    def __repr__(self):
+        # As scikit-learn's estimators: the parameters changed from their
+        # defaults, sorted by name; large arrays by their shape only.
+        defaults = inspect.signature(type(self).__init__).parameters
+        args = ", ".join(
+            f"{name}={_short_repr(value)}"
+            for name, value in self.get_params(deep=False).items()
+            if not _is_default(value, defaults[name].default)
+        )
+        return f"{type(self).__name__}({args})"
