@@ -26,7 +26,7 @@ from sklearn.utils.estimator_checks import (
     check_sample_weight_equivalence_on_sparse_data,
 )
 
-from skcgm.experiments import make_logistic_classification
+from skcgm.datasets import make_logistic_classification
 from skcgm.linear_model import LocalSensitivityLogistic
 from skcgm.utils.estimator_checks import expected_failed_checks
 

@@ -308,7 +308,7 @@ def test_lsh_falls_back_to_the_exact_scan_instead_of_stopping():
     # A coarse index (few tables, many bits) returns non-descent vertices;
     # the sampler must then ask the exact scan (its cost counted, so some
     # iteration scores more than n rows) and keep herding to n_samples.
-    from skcgm.experiments import make_gaussian_mixture
+    from skcgm.datasets import make_gaussian_mixture
 
     X = make_gaussian_mixture(5000, 2, random_state=0)
     common = dict(feature_map="rff", gamma=0.25, random_state=0)

@@ -1,19 +1,10 @@
 """Paper experiments and baseline comparisons.
 
-The data generators they use live in :mod:`skcgm.datasets` and are
-re-exported here for the callers of earlier releases. Each experiment
+The data generators they use live in :mod:`skcgm.datasets`. Each experiment
 returns an :class:`ExperimentResult` (rows, columns, caption, metadata) and
 prints nothing; the command line formats, plots and reports progress.
 """
 
-from ..datasets import (
-    digits_prototype_features,
-    make_correlated_classification,
-    make_gaussian_mixture,
-    make_logistic_classification,
-    make_sensitivity_synthetic,
-    make_sparse_text_classification,
-)
 from ._baselines import MixedLinearEMResult, fit_em_mixed_linear
 from ._compadagrad import (
     plot_compadagrad,
@@ -70,7 +61,6 @@ __all__ = [
     "Metric",
     "MixedLinearEMResult",
     "best_matching_accuracy",
-    "digits_prototype_features",
     "fit_em_mixed_linear",
     "format_table",
     "get_experiment",
@@ -79,11 +69,6 @@ __all__ = [
     "logistic_objective",
     "logistic_optimum",
     "loglog_slope",
-    "make_correlated_classification",
-    "make_gaussian_mixture",
-    "make_logistic_classification",
-    "make_sensitivity_synthetic",
-    "make_sparse_text_classification",
     "plot_compadagrad",
     "plot_compare",
     "plot_dpobga",

@@ -153,10 +153,8 @@ def progressive_validation(
     Examples
     --------
     >>> from sklearn.linear_model import SGDClassifier
-    >>> from skcgm.experiments import (
-    ...     make_correlated_classification,
-    ...     progressive_validation,
-    ... )
+    >>> from skcgm.datasets import make_correlated_classification
+    >>> from skcgm.experiments import progressive_validation
     >>> X, y = make_correlated_classification(400, 16, random_state=0)
     >>> online, test, _ = progressive_validation(
     ...     SGDClassifier(random_state=0), X[:200], y[:200], X[200:], y[200:],

@@ -239,7 +239,8 @@ def logistic_optimum(X, y, alpha, *, fit_intercept=False):
 
     Examples
     --------
-    >>> from skcgm.experiments import logistic_optimum, make_sensitivity_synthetic
+    >>> from skcgm.datasets import make_sensitivity_synthetic
+    >>> from skcgm.experiments import logistic_optimum
     >>> X, y, _ = make_sensitivity_synthetic(300, 5, random_state=0)
     >>> coef, value, grad_norm = logistic_optimum(X, y, 1e-2)
     >>> coef.shape, bool(grad_norm < 1e-12)
