@@ -16,7 +16,7 @@ Two parts, in one process:
    distance). Time per iteration = (fit(T) - fit(T=1)) / (T - 1), T = 257,
    best of ``--repeats``, so that the features and the index build are not
    counted; ``n_scored / n`` is the mean over the T iterations; the MMD is
-   the sampler's own (RFF feature space) ``mmd_history_[-1]``, as the exact
+   the sampler's own (RFF feature space) ``objective_history_[-1]``, as the exact
    kernel MMD costs O(n^2). The end point of a herding run is noisy (one
    different early pick changes the rest), so the MMD ratio is the median
    over ``--seeds`` seeds, each seed drawing the RFF map and the index, the
@@ -80,7 +80,7 @@ def _mmd_part(d, n, trials):
             out[f"mmd2_{label}_{m}"] = squared_mmd(
                 X,
                 sampler.sample_indices_,
-                sampler.sample_weights_,
+                sampler.sample_weight_,
                 gamma=gamma,
                 data_term=data_term,
             )
@@ -136,13 +136,13 @@ def _scaling_part(log2_n, repeats, seeds):
         # is reported as missing rather than as zero.
         out[f"iter_time_{label}"] = (tT - t1) / (N_ITER - 1) if tT > t1 else None
         out[f"scored_{label}"] = float(np.mean(sampler.n_scored_) / n)
-        out[f"mmd2_rff_{label}"] = float(sampler.mmd_history_[-1])
+        out[f"mmd2_rff_{label}"] = float(sampler.objective_history_[-1])
     times = (out["iter_time_lsh"], out["iter_time_exact"])
     out["iter_time_ratio"] = None if None in times else times[0] / times[1]
     ratios = [out["mmd2_rff_lsh"] / out["mmd2_rff_exact"]]
     for seed in range(SEED + 1, SEED + seeds):
         exact, lsh = (fit(N_ITER, options, seed) for _, options in configs)
-        ratios.append(lsh.mmd_history_[-1] / exact.mmd_history_[-1])
+        ratios.append(lsh.objective_history_[-1] / exact.objective_history_[-1])
     out["mmd2_ratios"] = [float(r) for r in ratios]
     out["mmd2_ratio"] = float(np.median(ratios))
     out["mmd2_ratio_max"] = float(np.max(ratios))

@@ -36,7 +36,7 @@ default_role = "literal"
 
 # autodoc / autosummary
 autosummary_generate = True
-autodoc_default_options = {"members": False, "inherited-members": False}
+autodoc_default_options = {"members": False}
 autodoc_typehints = "none"
 
 # numpydoc: the class template lists the members itself.
@@ -81,3 +81,22 @@ else:
 html_title = f"skcgm {release}"
 html_static_path = []
 html_show_sourcelink = False
+
+
+def _skip_metadata_routing(app, what, name, obj, skip, options):
+    """Leave out scikit-learn's generated metadata-routing methods.
+
+    The class pages list the methods an estimator defines or inherits from
+    skcgm's own bases (``:inherited-members:``); the ``set_*_request`` and
+    ``get_metadata_routing`` methods scikit-learn attaches to every
+    estimator are documented by scikit-learn.
+    """
+    if name == "get_metadata_routing" or (
+        name.startswith("set_") and name.endswith("_request")
+    ):
+        return True
+    return skip
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_metadata_routing)

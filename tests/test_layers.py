@@ -2,7 +2,8 @@
 
 The layers, from the bottom (``ARCHITECTURE.md``): ``utils`` < ``oracles`` <
 ``optim`` < the estimators and online learners (``online``, ``cluster``,
-``linear_model``, ``sampling``, ``neural_network``) < ``datasets`` <
+``linear_model``, ``sampling``, ``neural_network``, and ``base``, the
+base classes they share) < ``datasets`` <
 ``experiments`` < the command line (``_cli``, ``__main__`` and the package's
 ``__init__``, which re-exports the estimators). Every module of
 ``src/skcgm`` is parsed with :mod:`ast`, nothing is imported, so a cycle or a
@@ -28,6 +29,8 @@ _RANK = {
     "oracles": 1,
     "optim": 2,
     **dict.fromkeys(_ESTIMATORS, 3),
+    # The base classes the estimators share; not an estimator of its own.
+    "base": 3,
     "datasets": 4,
     "experiments": 5,
     "cli": 6,

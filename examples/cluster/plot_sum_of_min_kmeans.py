@@ -149,7 +149,7 @@ fig.tight_layout()
 # ``init``. With the squared Euclidean loss the Lipschitz constant is
 # :math:`L = 1`, so the default gradient step :math:`\gamma = 1/L` lands on the
 # cluster mean and ``solver='gd'`` retraces ``solver='exact'``; a half step
-# (``learning_rate=0.5``) needs more updates. The momentum solver leaves the
+# (``eta0=0.5``) needs more updates. The momentum solver leaves the
 # centers in place at its first update (the momentum starts at zero) and moves
 # by at most a factor ``size_change_factor`` the size of any cluster at each
 # reclassification. The exact solver runs with ``tol=0``, like KMeans below, so
@@ -158,7 +158,7 @@ init, _ = generalized_kmeans_plusplus(X, n_clusters, random_state=4)
 solvers = {
     "exact": dict(solver="exact", tol=0),
     "gd": dict(solver="gd"),
-    "gd, learning_rate=0.5": dict(solver="gd", learning_rate=0.5),
+    "gd, eta0=0.5": dict(solver="gd", eta0=0.5),
     "momentum": dict(solver="momentum", random_state=0),
 }
 models = {

@@ -64,11 +64,11 @@ def mmd2(indices, weights):
 # Herding subset against a random subset
 # --------------------------------------
 #
-# With ``step='herding'`` (the step :math:`1/(t+1)` of classical herding),
+# With ``learning_rate='herding'`` (the step :math:`1/(t+1)` of classical herding),
 # every pick gets the same weight :math:`1/m`: ``fit_resample`` returns the
 # ``m`` picks, a row picked twice appearing twice, so the returned rows,
 # unweighted, *are* the herded subset (``sample_indices_`` holds the distinct
-# rows and ``sample_weights_`` their weights). The herding points cover every
+# rows and ``sample_weight_`` their weights). The herding points cover every
 # blob in proportion to its mass, with even spacing; the random points clump
 # in places and leave gaps elsewhere.
 m = 50
@@ -92,7 +92,7 @@ fig.tight_layout()
 
 # %%
 # The fitted sampler also records the squared MMD after every pick
-# (``mmd_history_``) and the number of candidates scored per iteration
+# (``objective_history_``) and the number of candidates scored per iteration
 # (``n_scored_``: all ``n`` rows for the exact search). ``score(X)`` is minus
 # the squared MMD, here on the training data.
 score = sampler.score(X)
@@ -109,14 +109,14 @@ print(f"candidates scored per iteration: {np.mean(sampler.n_scored_):.0f} of {n}
 # \|\mu\|^2)/m` for draws with replacement. On low-dimensional data herding
 # does much better: its squared MMD falls roughly as :math:`1/m^2`. One fit
 # of 256 picks gives every smaller subset too, since the first :math:`m`
-# picks of ``step='herding'`` (``resample_indices_[:m]``) are the herding
+# picks of ``learning_rate='herding'`` (``resample_indices_[:m]``) are the herding
 # subset of size :math:`m`; the i.i.d. curve is the median over 20 random
 # subsets.
 sizes = np.array([4, 8, 16, 32, 64, 128, 256])
 long_run = KernelHerdingSampler(
     n_samples=sizes[-1], kernel="rbf", gamma=gamma, random_state=0
 ).fit(X)
-herding_curve = long_run.mmd_history_[sizes - 1]
+herding_curve = long_run.objective_history_[sizes - 1]
 iid_curve = np.array(
     [
         np.median(

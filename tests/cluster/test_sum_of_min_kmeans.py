@@ -68,18 +68,16 @@ def _assert_non_increasing(history, rtol=1e-12):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
 @pytest.mark.parametrize(
-    "solver, learning_rate", [("exact", None), ("gd", 1.0)], ids=["exact", "gd"]
+    "solver, eta0", [("exact", None), ("gd", 1.0)], ids=["exact", "gd"]
 )
-def test_sum_of_min_kmeans_matches_sklearn_lloyd(seed, sparse, solver, learning_rate):
+def test_sum_of_min_kmeans_matches_sklearn_lloyd(seed, sparse, solver, eta0):
     X, _ = _blobs(seed, n_samples=90, n_centers=4, n_features=3, std=2.0)
     if sparse:
         X[np.abs(X) < 1.0] = 0.0
     init, _ = kmeans_plusplus(X, 4, random_state=seed)
     Xfit = sp.csr_matrix(X) if sparse else X
     km = KMeans(4, init=init, n_init=1, algorithm="lloyd", tol=0).fit(Xfit)
-    est = SumOfMinKMeans(
-        4, init=init, solver=solver, learning_rate=learning_rate, tol=0
-    ).fit(Xfit)
+    est = SumOfMinKMeans(4, init=init, solver=solver, eta0=eta0, tol=0).fit(Xfit)
     assert est.cluster_centers_.dtype == np.float64
     np.testing.assert_allclose(est.cluster_centers_, km.cluster_centers_, atol=1e-10)
     np.testing.assert_array_equal(est.labels_, km.labels_)
@@ -107,8 +105,8 @@ def test_sum_of_min_kmeans_sample_weight_matches_sklearn_lloyd(global_random_see
     [
         dict(solver="exact"),
         dict(solver="exact", loss="kl"),
-        dict(solver="gd", learning_rate=1.0),
-        dict(solver="gd", learning_rate=0.3),
+        dict(solver="gd", eta0=1.0),
+        dict(solver="gd", eta0=0.3),
     ],
     ids=["exact", "exact-kl", "gd-1", "gd-0.3"],
 )
@@ -311,7 +309,7 @@ def test_sum_of_min_kmeans_does_not_modify_input(sparse):
         (dict(reclassify_every=0), "reclassify_every"),
         (dict(momentum=1.5), "momentum"),
         (dict(size_change_factor=0.5), "size_change_factor"),
-        (dict(learning_rate=-1.0), "learning_rate"),
+        (dict(eta0=-1.0), "eta0"),
     ],
 )
 def test_sum_of_min_kmeans_bad_parameters_raise(params, name):
@@ -641,7 +639,7 @@ def test_sum_of_min_kmeans_gd_attributes_belong_to_the_returned_centers():
         4,
         init="random",
         solver="gd",
-        learning_rate=0.5,
+        eta0=0.5,
         max_iter=1,
         n_init=1,
         random_state=8,
@@ -657,17 +655,13 @@ def test_sum_of_min_kmeans_gd_attributes_belong_to_the_returned_centers():
 
 
 @pytest.mark.parametrize(
-    "solver, learning_rate",
+    "solver, eta0",
     [("momentum", 10.0), ("momentum", 1e10), ("gd", 1e10), ("gd", 3.0)],
 )
-def test_sum_of_min_kmeans_diverging_step_keeps_best_finite_iterate(
-    solver, learning_rate
-):
+def test_sum_of_min_kmeans_diverging_step_keeps_best_finite_iterate(solver, eta0):
     X, _ = _blobs(0)
-    with pytest.warns(ConvergenceWarning, match="learning_rate"):
-        model = SumOfMinKMeans(
-            3, solver=solver, learning_rate=learning_rate, random_state=0
-        ).fit(X)
+    with pytest.warns(ConvergenceWarning, match="eta0"):
+        model = SumOfMinKMeans(3, solver=solver, eta0=eta0, random_state=0).fit(X)
     assert np.all(np.isfinite(model.cluster_centers_))
     assert np.all(np.isfinite(model.objective_history_))
     # The best iterate: no worse than the start, and its own attributes.

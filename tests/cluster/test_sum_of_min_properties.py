@@ -26,7 +26,7 @@ from skcgm.linear_model import MixedLinearRegressor
 # non-zero entries in p than size", a LinAlgError, a private parameter).
 _USER_WORDS = re.compile(
     r"\bX\b|\by\b|sample_weight|n_clusters|n_components|n_samples|alpha|"
-    r"init|learning_rate|momentum|loss|solver|Input|parameter|sparse|Sample weights"
+    r"init|eta0|momentum|loss|solver|Input|parameter|sparse|Sample weights"
 )
 _FP_WARNING = re.compile(
     r"(overflow|invalid value|divide by zero|underflow) encountered"
@@ -140,9 +140,7 @@ def test_sum_of_min_kmeans_properties(property_settings):
         params.update(
             n_clusters=data.draw(st.integers(1, n_samples + 1)),
             loss=data.draw(st.sampled_from(["squared_euclidean", "kl"])),
-            learning_rate=data.draw(
-                st.sampled_from([None, 1e-12, 0.5, 1.0, 1.9, 10.0, 1e10])
-            ),
+            eta0=data.draw(st.sampled_from([None, 1e-12, 0.5, 1.0, 1.9, 10.0, 1e10])),
             reclassify_every=data.draw(st.integers(1, 3)),
             momentum=data.draw(st.sampled_from([0.0, 0.5, 0.9])),
             size_change_factor=data.draw(st.sampled_from([1.01, 1.5, 10.0])),

@@ -141,7 +141,7 @@ def _local_sensitivity_params(draw, n_samples):
         ),
         scores=draw(st.sampled_from(["theorem10", "theorem9", "leverage_only"])),
         leverage=draw(st.sampled_from(["exact", "sketch"])),
-        sketch_size=draw(st.sampled_from([None, 1, 5])),
+        n_components=draw(st.sampled_from([None, 1, 5])),
         class_weight=draw(st.sampled_from([None, "balanced"])),
         random_state=0,
     )

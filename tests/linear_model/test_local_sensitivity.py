@@ -180,7 +180,7 @@ def test_sampled_modes_fit_well(sampling, leverage):
         sampling=sampling,
         leverage=leverage,
         # Fewer sketch rows than samples, so that a sketch is drawn.
-        sketch_size=200 if leverage == "sketch" else None,
+        n_components=200 if leverage == "sketch" else None,
         random_state=0,
     ).fit(X, y)
     assert model.score(X, y) > 0.96
@@ -563,7 +563,7 @@ def test_sample_size_larger_than_n_samples_is_refused():
         {"n_iter_no_change": 0},
         {"prox_weight": 0.0},
         {"prox_weight": "sqrt"},
-        {"sketch_size": 0},
+        {"n_components": 0},
     ],
 )
 def test_bad_parameters(params):

@@ -39,7 +39,7 @@ def test_projected_ascent_matches_reference(Learner):
     lmo = CappedSimplexLMO(radius=1.0, n_features=3)
     objectives = _objectives(3, 40, seed=1)
     kwargs = {"random_state": 4} if Learner is OBGA else {}
-    learner = Learner(lmo, 40, step_size=0.3, **kwargs)
+    learner = Learner(lmo, 40, eta0=0.3, **kwargs)
     decisions, queries = _play(learner, lambda t, q: objectives[t].grad(q))
     rng = np.random.RandomState(4)
     x = np.zeros(3)
@@ -58,14 +58,12 @@ def test_projected_ascent_matches_reference(Learner):
 def test_oga_default_step_and_estimated_grad_bound():
     lmo = BoxLMO(n_features=2)
     learner = OGA(lmo, 100, grad_bound=2.0).reset()
-    assert learner.step_size_ == pytest.approx(2 * math.sqrt(2) / (2.0 * 10))
+    assert learner.eta0_ == pytest.approx(2 * math.sqrt(2) / (2.0 * 10))
     learner = OBGA(lmo, 100).reset()
-    assert learner.step_size_ is None
+    assert learner.eta0_ is None
     _play(learner, lambda t, q: np.array([3.0, 4.0]))
     assert learner.grad_bound_ == 5.0
-    assert learner.step_size_ == pytest.approx(
-        2 * math.sqrt(2) / ((1 - 1 / E) * 5.0 * 10)
-    )
+    assert learner.eta0_ == pytest.approx(2 * math.sqrt(2) / ((1 - 1 / E) * 5.0 * 10))
 
 
 @pytest.mark.parametrize("Learner", [OGA, OBGA])
@@ -114,7 +112,7 @@ def test_meta_fw_uses_exact_gradients_in_run_online():
 
 def test_meta_fw_projection_oracles():
     lmo = BoxLMO(n_features=2)
-    learner = MetaFW(lmo, 9, online_oracle="projection", step_size=0.5)
+    learner = MetaFW(lmo, 9, online_oracle="projection", eta0=0.5)
     decisions, _ = _play(learner, lambda t, Q: np.tile([1.0, -1.0], (len(Q), 1)))
     assert learner.n_lmo_calls_ == 0 and learner.n_projections_ == 3 * 9
     np.testing.assert_allclose(decisions[-1], [1.0, 0.0])
@@ -183,7 +181,7 @@ def test_mono_fw_rho_schedule():
     "Learner, params, name",
     [
         (OGA, {"horizon": 0}, "horizon"),
-        (OGA, {"step_size": -1.0}, "step_size"),
+        (OGA, {"eta0": -1.0}, "eta0"),
         (OBGA, {"grad_bound": -1.0}, "grad_bound"),
         (OBGA, {"radius": 0.0}, "radius"),
         (MetaFW, {"n_oracles": 0}, "n_oracles"),

@@ -47,7 +47,7 @@ def test_dpobga_one_node_reproduces_pobga_exactly(boosting):
     np.testing.assert_array_equal(decentral.decisions[:, 0], central.decisions)
     np.testing.assert_array_equal(decentral.rewards, central.rewards)
     assert np.any(central.decisions[-1] > 0)
-    assert dpobga.step_sizes_[0] == pobga.step_size_
+    assert dpobga.eta0_per_node_[0] == pobga.eta0_
     assert decentral.n_lmo_calls == central.n_lmo_calls
     assert decentral.n_grad_calls == central.n_grad_calls
     assert decentral.n_projections == central.n_projections
@@ -118,9 +118,7 @@ def test_dpobga_matches_jacobi_reference():
     horizon, K, eta, eps, n_nodes = 40, 5, 0.2, 0.01, 3
     objectives = _local_objectives(3, horizon, n_nodes, seed=3)
     W = np.array([[0.5, 0.5, 0.0], [0.5, 0.25, 0.25], [0.0, 0.25, 0.75]])
-    learner = DPOBGA(
-        lmo, horizon, W, block_size=K, step_size=eta, eps=eps, boosting=False
-    )
+    learner = DPOBGA(lmo, horizon, W, block_size=K, eta0=eta, eps=eps, boosting=False)
     result = run_online(learner, objectives)
     X = np.zeros((n_nodes, 3))
     Y = np.zeros((n_nodes, 3))
@@ -216,7 +214,7 @@ def test_dpobga_bad_weights(weights, match):
         ({"horizon": -3}, "horizon"),
         ({"block_size": 0}, "block_size"),
         ({"preset": "theory"}, "grad_bound"),
-        ({"step_size": 0.0}, "step_size"),
+        ({"eta0": 0.0}, "eta0"),
         ({"eps": -1.0}, "eps"),
         ({"random_state": [0, 1, 2]}, "random_state"),
     ],

@@ -156,7 +156,7 @@ def test_erdos_renyi_graph_is_connected_and_seeded():
     "kwargs, match",
     [
         ({"n_nodes": 0, "p": 0.5}, "n_nodes"),
-        ({"n_nodes": 5, "p": 1.5}, "p must be"),
+        ({"n_nodes": 5, "p": 1.5}, "'p' parameter"),
         ({"n_nodes": 5, "p": 0.0}, "p must be > 0"),
         ({"n_nodes": 5, "p": 0.5, "max_tries": 0}, "max_tries"),
         ({"n_nodes": 40, "p": 0.01, "random_state": 0, "max_tries": 3}, "increase p"),

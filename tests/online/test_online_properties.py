@@ -61,7 +61,7 @@ def _learners(draw, budget_lmo, name):
         kwargs = dict(
             block_size=draw(st.one_of(st.just("sqrt"), st.integers(1, horizon))),
             preset=draw(st.sampled_from(["practical", "theory"])),
-            step_size=draw(optional),
+            eta0=draw(optional),
             eps=draw(st.one_of(st.none(), st.floats(1e-12, 1e6))),
             radius=draw(st.one_of(st.none(), st.floats(2.0, 1e6))),
             grad_bound=draw(st.one_of(st.just(1.0), _POSITIVE)),
@@ -74,7 +74,7 @@ def _learners(draw, budget_lmo, name):
         return DPOBGA(lmo, horizon, _WEIGHTS, **kwargs)
     if name in ("OGA", "OBGA"):
         kwargs = dict(
-            step_size=draw(st.one_of(st.none(), st.floats(1e-12, 1e3))),
+            eta0=draw(st.one_of(st.none(), st.floats(1e-12, 1e3))),
             grad_bound=draw(optional),
         )
         if name == "OBGA":
@@ -86,7 +86,7 @@ def _learners(draw, budget_lmo, name):
             horizon,
             n_oracles=draw(st.one_of(st.none(), st.integers(1, 4))),
             online_oracle=draw(st.sampled_from(["ftpl", "projection"])),
-            step_size=draw(st.one_of(st.none(), st.floats(1e-12, 1e3))),
+            eta0=draw(st.one_of(st.none(), st.floats(1e-12, 1e3))),
             perturbation=draw(optional),
             grad_bound=draw(optional),
             random_state=0,
@@ -176,7 +176,7 @@ def test_every_round_ends_within_the_lmo_budget_inside_the_set(
                     return
                 assert lmo.n_calls - before <= _budget(learner)
         event(f"{type(learner).__name__} played {learner.horizon} rounds")
-        for attribute in ("step_size_", "grad_bound_", "eps_", "radius_"):
+        for attribute in ("eta0_", "grad_bound_", "eps_", "radius_"):
             value = getattr(learner, attribute, None)
             assert value is None or math.isfinite(value)
         if isinstance(learner, (POBGA, DPOBGA)):
@@ -256,7 +256,7 @@ def test_parameters_out_of_range_are_refused_before_any_work(make, match):
 def test_a_huge_step_keeps_pobga_finite(make):
     # eta * sum of gradients overflows: the ascent keeps its direction (the
     # infeasible projection used to refuse it, naming its internal 'y0').
-    learner = make(BoxLMO(n_features=2)).set_params(step_size=1e308, block_size=1)
+    learner = make(BoxLMO(n_features=2)).set_params(eta0=1e308, block_size=1)
     for _ in range(3):
         x = learner.decide()
         assert np.all(np.isfinite(x)) and learner.lmo.contains(x.reshape(-1, 2)[0])
@@ -266,10 +266,10 @@ def test_a_huge_step_keeps_pobga_finite(make):
 
 
 def test_a_step_out_of_scale_with_the_gradients_is_refused_by_oga():
-    learner = OGA(BoxLMO(n_features=2), 4, step_size=1e300)
+    learner = OGA(BoxLMO(n_features=2), 4, eta0=1e300)
     learner.decide()
     learner.query_point()
-    with pytest.raises(ValueError, match="step_size \\* gradient of OGA.update"):
+    with pytest.raises(ValueError, match="eta0 \\* gradient of OGA.update"):
         learner.update(np.array([1e10, 0.0]))
 
 
@@ -279,7 +279,7 @@ def test_tiny_gradients_give_a_finite_step_or_an_error_naming_them():
     learner.query_point()
     learner.update(np.array([1e-170]))  # its square underflows; its norm does not
     assert learner.grad_bound_ == pytest.approx(1e-170)
-    assert math.isfinite(learner.step_size_)
+    assert math.isfinite(learner.eta0_)
     assert learner.decide()[0] > 0
     learner = POBGA(BoxLMO(n_features=1), 4, block_size=1, random_state=0)
     learner.decide()

@@ -99,15 +99,13 @@ def test_pobga_theory_preset_constants():
     assert learner.radius_ == pytest.approx(R)
     assert learner.block_size_ == 20
     assert learner.eps_ == pytest.approx(405 * R**2 / math.sqrt(T))
-    assert learner.step_size_ == pytest.approx(
-        20 * R / ((1 - 1 / E) * G) * T ** (-0.75)
-    )
+    assert learner.eta0_ == pytest.approx(20 * R / ((1 - 1 / E) * G) * T ** (-0.75))
     # Without boosting the (1 - 1/e) of the step goes with that of the gradient.
     learner = POBGA(lmo, T, preset="theory", grad_bound=G, boosting=False).reset()
-    assert learner.step_size_ == pytest.approx(20 * R / G * T ** (-0.75))
-    # step_size and eps override the preset; radius overrides lmo.radius.
-    learner = POBGA(lmo, T, step_size=0.1, eps=0.2, radius=5.0).reset()
-    assert (learner.step_size_, learner.eps_, learner.radius_) == (0.1, 0.2, 5.0)
+    assert learner.eta0_ == pytest.approx(20 * R / G * T ** (-0.75))
+    # eta0 and eps override the preset; radius overrides lmo.radius.
+    learner = POBGA(lmo, T, eta0=0.1, eps=0.2, radius=5.0).reset()
+    assert (learner.eta0_, learner.eps_, learner.radius_) == (0.1, 0.2, 5.0)
 
 
 @pytest.mark.parametrize("lmo_factory", [BoxLMO, CappedSimplexLMO])
@@ -149,7 +147,7 @@ def test_pobga_block_invariant_16():
 
     _play(learner, gradient)
     G = max(norms)
-    bound = (1 - 1 / E) * 12 * learner.step_size_ * G + math.sqrt(3 * 0.05)
+    bound = (1 - 1 / E) * 12 * learner.eta0_ * G + math.sqrt(3 * 0.05)
     assert np.sqrt(np.max(learner.history_["dist2"])) <= bound + 1e-9
 
 
@@ -163,7 +161,7 @@ def test_pobga_matches_reference_algorithm_1(boosting):
         lmo,
         horizon,
         block_size=K,
-        step_size=eta,
+        eta0=eta,
         eps=eps,
         boosting=boosting,
         random_state=5,
@@ -180,7 +178,7 @@ def test_pobga_matches_reference_algorithm_1(boosting):
 
 def test_pobga_queries_at_shrunk_decision():
     lmo = BoxLMO(n_features=3)
-    learner = POBGA(lmo, 40, block_size=4, step_size=0.3, eps=0.01, random_state=0)
+    learner = POBGA(lmo, 40, block_size=4, eta0=0.3, eps=0.01, random_state=0)
     decisions, queries = _play(learner, lambda t, q: np.ones(3))
     moved = decisions[:, 0] > 0
     assert moved.any()
@@ -192,7 +190,7 @@ def test_pobga_queries_at_shrunk_decision():
 def test_pobga_decisions_feasible_and_y_tilde_in_ball():
     lmo = CappedSimplexLMO(radius=1.0, n_features=4)
     objectives = _objectives(4, 200, seed=6, noise=0.5)
-    learner = POBGA(lmo, 200, step_size=0.5, eps=0.005, random_state=0)
+    learner = POBGA(lmo, 200, eta0=0.5, eps=0.005, random_state=0)
     result = run_online(learner, objectives, random_state=1)
     assert all(lmo.contains(x, tol=1e-9) for x in result.decisions)
     assert np.linalg.norm(learner._y_tilde) <= learner.radius_ + 1e-12
@@ -203,12 +201,12 @@ def test_pobga_estimates_grad_bound_at_first_block():
     learner = POBGA(lmo, 100, block_size=10, random_state=0)
     grads = [np.array([3.0, 4.0]), np.array([0.0, 1.0])]
     learner.reset()
-    assert learner.step_size_ is None and learner.grad_bound_ is None
+    assert learner.eta0_ is None and learner.grad_bound_ is None
     _play(learner, lambda t, q: grads[t % 2])
     assert learner.grad_bound_ == 5.0
     c_eta = 1.0
     expected = c_eta * learner.radius_ / ((1 - 1 / E) * 5.0) * 100 ** (-0.75)
-    assert learner.step_size_ == pytest.approx(expected)
+    assert learner.eta0_ == pytest.approx(expected)
 
 
 def test_pobga_reproducible_and_reset_replays():
@@ -279,8 +277,8 @@ def test_pobga_gradient_not_modified():
         ({"block_size": "log"}, r"'block_size' .* \{'sqrt'\} or an int in the range"),
         ({"block_size": 2.0}, r"'block_size' .* \{'sqrt'\} or an int in the range"),
         ({"preset": "fast"}, "preset"),
-        ({"step_size": -1.0}, "step_size"),
-        ({"step_size": np.inf}, "step_size"),
+        ({"eta0": -1.0}, "eta0"),
+        ({"eta0": np.inf}, "eta0"),
         ({"eps": 0.0}, "eps"),
         ({"radius": -1.0}, "radius"),
         ({"grad_bound": 0.0}, "grad_bound"),
@@ -416,7 +414,7 @@ def test_pobga_max_lmo_calls_caps_a_block_and_warns(budget_lmo):
     # A face-interior target and a tiny eps: Frank-Wolfe's gap decays like
     # 1/k, far from eps within 5 calls.
     lmo = budget_lmo(CappedSimplexLMO(n_features=4), budget=10_000)
-    learner = POBGA(lmo, 1, step_size=1.0, eps=1e-12, max_lmo_calls=5)
+    learner = POBGA(lmo, 1, eta0=1.0, eps=1e-12, max_lmo_calls=5)
     learner.decide()
     learner.query_point()
     with pytest.warns(ConvergenceWarning, match="max_lmo_calls=5"):

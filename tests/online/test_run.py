@@ -61,9 +61,9 @@ def test_run_online_noise_stream_independent_of_learner():
     rng = np.random.RandomState(0)
     objectives = [_quadratic(rng, 2, noise=1.0) for _ in range(20)]
     lmo = BoxLMO(n_features=2)
-    a = run_online(OGA(lmo, 20, step_size=0.1), objectives, random_state=0)
-    b = run_online(OGA(lmo, 20, step_size=0.1), objectives, random_state=0)
-    c = run_online(OGA(lmo, 20, step_size=0.1), objectives, random_state=1)
+    a = run_online(OGA(lmo, 20, eta0=0.1), objectives, random_state=0)
+    b = run_online(OGA(lmo, 20, eta0=0.1), objectives, random_state=0)
+    c = run_online(OGA(lmo, 20, eta0=0.1), objectives, random_state=1)
     np.testing.assert_array_equal(a.decisions, b.decisions)
     assert not np.array_equal(a.decisions, c.decisions)
 

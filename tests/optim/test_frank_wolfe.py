@@ -68,7 +68,7 @@ def test_frank_wolfe_gap_upper_bounds_suboptimality(step):
             grad,
             lmo,
             atoms[0],
-            step=step,
+            learning_rate=step,
             smoothness=Q,
             max_iter=300,
             tol=1e-12,
@@ -154,7 +154,7 @@ def test_frank_wolfe_convex_weights_reconstruct_the_iterate(step, start):
             grad,
             ConvexHullLMO().fit(atoms),
             x0,
-            step=step,
+            learning_rate=step,
             smoothness=Q,
             max_iter=50,
             tol=0.0,
@@ -177,7 +177,7 @@ def test_frank_wolfe_herding_step_gives_uniform_weights():
             grad,
             ConvexHullLMO().fit(atoms),
             atoms[0],
-            step="1/(t+1)",
+            learning_rate="1/(t+1)",
             max_iter=30,
             tol=0.0,
         )
@@ -200,7 +200,7 @@ def test_frank_wolfe_line_search_decreases_objective_monotonically(smoothness):
             grad,
             ConvexHullLMO().fit(atoms),
             atoms[0],
-            step="line_search",
+            learning_rate="line_search",
             smoothness=curvature,
             max_iter=100,
             tol=0.0,
@@ -220,7 +220,7 @@ def test_frank_wolfe_exact_line_search_matches_optimal_step():
             grad,
             lmo,
             atoms[0],
-            step="line_search",
+            learning_rate="line_search",
             smoothness=Q,
             max_iter=1,
             tol=0.0,
@@ -238,7 +238,7 @@ def test_frank_wolfe_stops_on_gap_and_counts():
         lambda x: x - target,
         SimplexLMO(),
         np.array([1.0, 0.0, 0.0]),
-        step="line_search",
+        learning_rate="line_search",
         smoothness=1.0,
         max_iter=10_000,
         tol=1e-6,
@@ -286,9 +286,11 @@ def test_frank_wolfe_keeps_float32_and_validates():
         )
     assert result.x.dtype == np.float32
     with pytest.raises(ValueError, match="smoothness"):
-        frank_wolfe(lambda x: x, SimplexLMO(), np.ones(2) / 2, step="line_search")
-    with pytest.raises(ValueError, match="step"):
-        frank_wolfe(lambda x: x, SimplexLMO(), np.ones(2) / 2, step="armijo")
+        frank_wolfe(
+            lambda x: x, SimplexLMO(), np.ones(2) / 2, learning_rate="line_search"
+        )
+    with pytest.raises(ValueError, match="learning_rate"):
+        frank_wolfe(lambda x: x, SimplexLMO(), np.ones(2) / 2, learning_rate="armijo")
     with pytest.raises(ValueError, match="approximation"):
         frank_wolfe(lambda x: x, SimplexLMO(), np.ones(2) / 2, approximation=0.0)
     with pytest.raises(ValueError, match="step size"):
@@ -296,7 +298,7 @@ def test_frank_wolfe_keeps_float32_and_validates():
             lambda x: x - np.array([1.0, 0.0]),
             SimplexLMO(),
             np.ones(2) / 2,
-            step=lambda t: 2.0,
+            learning_rate=lambda t: 2.0,
         )
 
 
@@ -323,7 +325,7 @@ def test_vertices_without_an_index_keep_no_active_set():
         L2BallLMO(radius=1.0),
         np.zeros(2),
         max_iter=200,
-        step="line_search",
+        learning_rate="line_search",
         smoothness=1.0,
     )
     assert result.active_set is None and result.weights is None

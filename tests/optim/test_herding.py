@@ -16,7 +16,7 @@ def test_kernel_herding_kernel_trick_matches_explicit_features(global_random_see
     X = _data(global_random_seed)
     p = np.random.RandomState(global_random_seed).dirichlet(np.ones(X.shape[0]))
     for step in ("herding", "fw", "line_search"):
-        solver = KernelHerding(kernel="linear", step=step, max_iter=15)
+        solver = KernelHerding(kernel="linear", learning_rate=step, max_iter=15)
         trick = solver.solve(X, p)
         features = solver.solve(ConvexHullLMO().fit(X), p)
         assert isinstance(trick, FrankWolfeResult)
@@ -57,7 +57,7 @@ def test_kernel_herding_line_search_stops_on_the_gap_certificate():
     # The mean of the corners of a square is the midpoint of a diagonal: the
     # exact line search reaches it and the gap closes.
     X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    solver = KernelHerding(kernel="linear", step="line_search", max_iter=500)
+    solver = KernelHerding(kernel="linear", learning_rate="line_search", max_iter=500)
     result = solver.solve(ConvexHullLMO().fit(X))
     assert result.converged
     assert result.n_iter < 500
@@ -70,9 +70,11 @@ def test_kernel_herding_lsh_counts_its_exact_fallback():
     # once no candidate descends, the exact scan decides and is counted.
     X = _data(0, n=200)
     lmo = ConvexHullLMO(LSHMIPS(n_tables=1, n_bits=4, random_state=0)).fit(X)
-    result = KernelHerding(kernel="linear", step="line_search", max_iter=50).solve(lmo)
-    exact = KernelHerding(kernel="linear", step="line_search", max_iter=50).solve(
-        ConvexHullLMO().fit(X)
-    )
+    result = KernelHerding(
+        kernel="linear", learning_rate="line_search", max_iter=50
+    ).solve(lmo)
+    exact = KernelHerding(
+        kernel="linear", learning_rate="line_search", max_iter=50
+    ).solve(ConvexHullLMO().fit(X))
     assert result.n_scored.min() < X.shape[0]
     assert result.objective_history[-1] <= exact.objective_history[-1] * 10 + 1e-12

@@ -145,7 +145,7 @@ def test_exact_gap_is_the_brute_force_gap(tiny):
 
 def test_fixed_smoothness_step_follows_algorithm_5(tiny):
     L = 3.0
-    result = sfwpo(tiny, step=L, max_iter=4, random_state=0)
+    result = sfwpo(tiny, smoothness=L, max_iter=4, random_state=0)
     centred = tiny.actions - tiny.actions.mean(axis=1, keepdims=True)
     diam = 2 * np.linalg.norm(centred, axis=2).max(axis=1)
     g = np.maximum(result.gap_history[:-1], 0)
@@ -211,7 +211,7 @@ def test_max_iter_zero_evaluates_the_start(tiny):
 
 
 @pytest.mark.parametrize(
-    "params", [{"maxip": "ann"}, {"step": 0.0}, {"max_iter": -1}, {"tol": -1.0}]
+    "params", [{"maxip": "ann"}, {"smoothness": 0.0}, {"max_iter": -1}, {"tol": -1.0}]
 )
 def test_invalid_parameters(tiny, params):
     with pytest.raises(ValueError):

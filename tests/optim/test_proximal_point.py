@@ -611,7 +611,7 @@ def test_proximal_point_starting_at_the_optimum_does_nothing():
         ({"max_inner_iter": 0}, "max_inner_iter"),
         ({"inner_tol": -1.0}, "inner_tol"),
         ({"leverage": "qr"}, "leverage"),
-        ({"sketch_size": 0}, "sketch_size"),
+        ({"n_components": 0}, "n_components"),
         ({"sample_weight": np.ones(3)}, "sample_weight"),
         ({"sample_weight": -np.ones(50)}, "sample_weight"),
         ({"sample_weight": np.zeros(50)}, "non-zero"),

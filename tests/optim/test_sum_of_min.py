@@ -139,11 +139,9 @@ def _assert_non_increasing(history, rtol=1e-12):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
 @pytest.mark.parametrize(
-    "solver, learning_rate", [("exact", None), ("gd", 1.0)], ids=["exact", "gd"]
+    "solver, eta0", [("exact", None), ("gd", 1.0)], ids=["exact", "gd"]
 )
-def test_sum_of_minimum_lloyd_matches_sklearn_kmeans(
-    seed, sparse, solver, learning_rate
-):
+def test_sum_of_minimum_lloyd_matches_sklearn_kmeans(seed, sparse, solver, eta0):
     X, _, _ = _blobs(seed, n_samples=80, n_centers=4, n_features=3, std=2.0)
     init, _ = kmeans_plusplus(X, 4, random_state=seed)
     Xfit = sp.csr_matrix(X) if sparse else X
@@ -155,7 +153,7 @@ def test_sum_of_minimum_lloyd_matches_sklearn_kmeans(
         4,
         init=init,
         solver=solver,
-        learning_rate=learning_rate,
+        eta0=eta0,
         tol=0,
         max_iter=300,
     )
@@ -181,7 +179,7 @@ def test_sum_of_minimum_gd_unit_step_equals_exact_iterate_by_iterate(seed):
     X, _, _ = _blobs(seed, n_samples=70, n_centers=3, std=2.5)
     init, _ = kmeans_plusplus(X, 3, random_state=seed)
     exact = sum_of_minimum(X, 3, init=init, solver="exact", tol=0)
-    gd = sum_of_minimum(X, 3, init=init, solver="gd", learning_rate=1.0, tol=0)
+    gd = sum_of_minimum(X, 3, init=init, solver="gd", eta0=1.0, tol=0)
     h_exact = np.asarray(exact.objective_history)
     h_gd = np.asarray(gd.objective_history)
     m = min(h_exact.size, h_gd.size)
@@ -351,9 +349,9 @@ def test_generalized_kmeans_plusplus_fewer_distinct_points_warns():
         dict(solver="exact", loss="kl"),
         dict(solver="exact", loss="kl", weighted=True),
         dict(solver="gd"),
-        dict(solver="gd", learning_rate=1.0, weighted=True),
-        dict(solver="gd", learning_rate=0.5),
-        dict(solver="gd", learning_rate=0.2, weighted=True),
+        dict(solver="gd", eta0=1.0, weighted=True),
+        dict(solver="gd", eta0=0.5),
+        dict(solver="gd", eta0=0.2, weighted=True),
     ],
     ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()),
 )
@@ -387,7 +385,7 @@ def test_sum_of_minimum_gd_theorem_4_6_descent():
     w = np.ones(X.shape[0])
     init = X[[0, 1, 2, 3]].copy()
     res = sum_of_minimum(
-        X, 4, init=init, solver="gd", learning_rate=1.0, reclassify_every=1, tol=0
+        X, 4, init=init, solver="gd", eta0=1.0, reclassify_every=1, tol=0
     )
     history = np.asarray(res.objective_history)
     _assert_non_increasing(history)
@@ -737,7 +735,7 @@ def test_sum_of_minimum_does_not_modify_inputs():
         (dict(reclassify_every=0), "reclassify_every"),
         (dict(solver="momentum", momentum=1.5), "momentum"),
         (dict(solver="momentum", size_change_factor=0.5), "size_change_factor"),
-        (dict(solver="gd", learning_rate=-1.0), "learning_rate"),
+        (dict(solver="gd", eta0=-1.0), "eta0"),
     ],
 )
 def test_sum_of_minimum_bad_parameters_raise(kwargs, name):

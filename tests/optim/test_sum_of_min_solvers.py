@@ -16,6 +16,7 @@ from sklearn.cluster import KMeans
 from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 
+from skcgm.cluster import SumOfMinKMeans
 from skcgm.datasets import make_union_of_subspaces
 from skcgm.optim import (
     ExactLloyd,
@@ -78,9 +79,9 @@ def test_exact_lloyd_from_fixed_start_equals_sklearn_lloyd(global_random_seed):
 @pytest.mark.parametrize(
     "solver",
     [
-        GradientLloyd(learning_rate=0.05, max_iter=200),
-        GradientLloyd(learning_rate=0.05, reclassify_every=3, max_iter=200),
-        MomentumLloyd(learning_rate=0.01, momentum=0.5, max_iter=200),
+        GradientLloyd(eta0=0.05, max_iter=200),
+        GradientLloyd(eta0=0.05, reclassify_every=3, max_iter=200),
+        MomentumLloyd(eta0=0.01, momentum=0.5, max_iter=200),
     ],
     ids=["gd", "gd-reclassify-3", "momentum"],
 )
@@ -305,7 +306,13 @@ def test_extending_example_runs():
         problem, start, np.ones(len(X)), np.random.RandomState(0)
     )
 
+    # (c) Both, through an estimator: the new loss and the new solver object.
+    model = SumOfMinKMeans(3, loss=loss, solver=DampedLloyd(damping=0.8))
+    model.fit(X)
+
     assert isinstance(result, SumOfMinResult)
+    np.testing.assert_array_equal(model.labels_, model.predict(X))
+    assert model.objective_history_[-1] <= model.objective_history_[0]
     losses = problem.loss_matrix(result.params)
     np.testing.assert_array_equal(result.labels, losses.argmin(axis=1))
     np.testing.assert_allclose(result.objective, losses.min(axis=1).mean())
@@ -345,3 +352,36 @@ def test_extending_loss_refused_by_gradient_solvers_and_solver_registers(
     monkeypatch.setitem(SOLVERS, DampedLloyd.name, DampedLloyd)
     solver = make_solver(loss.bind(X), "damped", damping=0.25, momentum=0.9)
     assert isinstance(solver, DampedLloyd) and solver.damping == 0.25
+
+
+def test_solver_object_runs_with_its_own_hyper_parameters(global_random_seed):
+    # Full damping is exact Lloyd: the same seeds give the same clustering as
+    # the registered 'exact' solver, whatever the estimator's own options.
+    X, _ = make_blobs(n_samples=200, centers=4, random_state=global_random_seed)
+    damped = SumOfMinKMeans(
+        4,
+        solver=DampedLloyd(damping=1.0, tol=0),
+        n_init=3,
+        tol=0.5,
+        max_iter=1,
+        random_state=global_random_seed,
+    ).fit(X)
+    exact = SumOfMinKMeans(
+        4, solver="exact", n_init=3, tol=0, random_state=global_random_seed
+    ).fit(X)
+    np.testing.assert_array_equal(damped.labels_, exact.labels_)
+    np.testing.assert_allclose(damped.cluster_centers_, exact.cluster_centers_)
+    # The estimator's max_iter=1 did not apply: more than one update ran.
+    assert len(damped.objective_history_) > 2 and damped.n_iter_ > 1
+
+
+def test_solver_object_without_a_capability_of_the_loss_is_refused():
+    class GradientOnly(DampedLloyd):
+        name = "gradient-only"
+        requires = ("has_lipschitz_gradient",)
+
+    X = np.abs(np.random.RandomState(0).standard_normal((30, 2)))
+    with pytest.raises(ValueError, match="solver='gradient-only' needs Lipschitz"):
+        SumOfMinKMeans(2, loss="kl", solver=GradientOnly()).fit(X)
+    with pytest.raises(ValueError, match="solver='gradient-only' needs Lipschitz"):
+        sum_of_minimum(X, 2, loss="kl", solver=GradientOnly())

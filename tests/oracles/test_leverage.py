@@ -179,10 +179,10 @@ def test_sketched_leverage_is_reproducible_and_seed_dependent():
 
 
 def test_sketch_with_enough_rows_and_small_p_is_exact():
-    # sketch_size >= n skips the CountSketch, k >= p skips the projection.
+    # n_components >= n skips the CountSketch, k >= p skips the projection.
     A = _data(12, n=100, p=5)
     np.testing.assert_allclose(
-        ridge_leverage_scores(A, 0.5, method="sketch", sketch_size=100),
+        ridge_leverage_scores(A, 0.5, method="sketch", n_components=100),
         ridge_leverage_scores(A, 0.5),
         atol=1e-12,
     )
@@ -207,7 +207,7 @@ def test_ridge_leverage_does_not_modify_its_input():
         ({"ridge": [1.0, -1.0, 1.0, 1.0]}, "ridge"),
         ({"ridge": [1.0, np.nan, 1.0, 1.0]}, "ridge"),
         ({"ridge": 1.0, "method": "qr"}, "method"),
-        ({"ridge": 1.0, "method": "sketch", "sketch_size": 0}, "sketch_size"),
+        ({"ridge": 1.0, "method": "sketch", "n_components": 0}, "n_components"),
     ],
 )
 def test_ridge_leverage_bad_input_names_the_parameter(kwargs, match):

@@ -95,7 +95,7 @@ def _samplers(draw):
         n_bits=draw(st.sampled_from([0, 1, 4, 62])),
         n_probes=draw(st.integers(0, 2)),
         n_candidates=draw(st.sampled_from([None, 1, 0.5, 1.0])),
-        step=draw(st.sampled_from(["herding", "fw", "line_search"])),
+        learning_rate=draw(st.sampled_from(["herding", "fw", "line_search"])),
         per_class=draw(st.booleans()),
         random_state=0,
     )
@@ -137,11 +137,11 @@ def test_herding_fits_every_generated_input(property_settings):
         assert X_res.shape == (sampler.n_samples, X.shape[1])
         if y is not None:
             assert y_res.shape == (sampler.n_samples,)
-        weights = sampler.sample_weights_
+        weights = sampler.sample_weight_
         assert np.isfinite(weights).all() and np.all(weights > 0)
         assert abs(weights.sum() - 1.0) <= 1e-12
-        assert np.isfinite(sampler.mmd_history_).all()
-        assert np.all(sampler.mmd_history_ >= 0)
+        assert np.isfinite(sampler.objective_history_).all()
+        assert np.all(sampler.objective_history_ >= 0)
         assert np.isfinite(score) and score <= 0.0
         if sample_weight is not None:
             assert np.all(sample_weight[sampler.sample_indices_] > 0)
@@ -153,6 +153,6 @@ def test_herding_fits_every_generated_input(property_settings):
         np.testing.assert_array_equal(
             again.resample_indices_, sampler.resample_indices_
         )
-        np.testing.assert_array_equal(again.sample_weights_, weights)
+        np.testing.assert_array_equal(again.sample_weight_, weights)
 
     property_settings(check)()

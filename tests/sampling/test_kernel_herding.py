@@ -29,7 +29,7 @@ def _mmd2(K, a, b):
 
 def _dense_weights(sampler, n):
     a = np.zeros(n)
-    a[sampler.sample_indices_] = sampler.sample_weights_
+    a[sampler.sample_indices_] = sampler.sample_weight_
     return a
 
 
@@ -47,21 +47,21 @@ def test_herding_beats_random_subsets():
         b[rng.choice(n, m, replace=False)] = 1.0 / m
         random_mmd2.append(_mmd2(K, b, uniform))
     assert herding < np.median(random_mmd2)
-    assert np.isclose(sampler.mmd_history_[-1], herding, rtol=1e-8, atol=1e-12)
+    assert np.isclose(sampler.objective_history_[-1], herding, rtol=1e-8, atol=1e-12)
 
 
 @pytest.mark.parametrize("step", ["herding", "fw", "line_search"])
 def test_kernel_trick_agrees_with_identity_features(step):
     X = _mixture(200, seed=1) + 0.5
-    exact = KernelHerdingSampler(30, kernel="linear", step=step).fit(X)
+    exact = KernelHerdingSampler(30, kernel="linear", learning_rate=step).fit(X)
     identity = KernelHerdingSampler(
-        30, kernel="linear", feature_map="identity", step=step
+        30, kernel="linear", feature_map="identity", learning_rate=step
     ).fit(X)
     np.testing.assert_array_equal(exact.sample_indices_, identity.sample_indices_)
-    np.testing.assert_allclose(exact.sample_weights_, identity.sample_weights_)
+    np.testing.assert_allclose(exact.sample_weight_, identity.sample_weight_)
     assert exact.n_iter_ == identity.n_iter_
     np.testing.assert_allclose(
-        exact.mmd_history_, identity.mmd_history_, rtol=1e-6, atol=1e-12
+        exact.objective_history_, identity.objective_history_, rtol=1e-6, atol=1e-12
     )
     np.testing.assert_allclose(exact.score(X), identity.score(X), atol=1e-10)
 
@@ -70,8 +70,8 @@ def test_kernel_trick_agrees_with_identity_features(step):
     "params",
     [
         {},
-        {"step": "fw"},
-        {"step": "line_search"},
+        {"learning_rate": "fw"},
+        {"learning_rate": "line_search"},
         {"feature_map": "rff", "random_state": 0},
         {"feature_map": "nystroem", "random_state": 0},
         {"feature_map": "rff", "maxip": "lsh", "random_state": 0},
@@ -80,22 +80,26 @@ def test_kernel_trick_agrees_with_identity_features(step):
 def test_weights_valid(params):
     X = _mixture(300)
     sampler = KernelHerdingSampler(40, **params).fit(X)
-    idx, w = sampler.sample_indices_, sampler.sample_weights_
+    idx, w = sampler.sample_indices_, sampler.sample_weight_
     assert idx.dtype == np.intp and w.shape == idx.shape
     assert len(np.unique(idx)) == len(idx) <= 40
     assert np.all((idx >= 0) & (idx < X.shape[0]))
     assert np.all(w > 0)
     np.testing.assert_allclose(w.sum(), 1.0)
-    assert sampler.mmd_history_.shape == sampler.n_scored_.shape == (sampler.n_iter_,)
+    assert (
+        sampler.objective_history_.shape
+        == sampler.n_scored_.shape
+        == (sampler.n_iter_,)
+    )
 
 
 def test_herding_weights_are_uniform_over_the_multiset():
-    # step='herding' is eta_t = 1/(t+1): every selection weighs 1/T. More
+    # learning_rate='herding' is eta_t = 1/(t+1): every selection weighs 1/T. More
     # selections than rows are allowed (a row is then selected again).
     X = _mixture(100)
     sampler = KernelHerdingSampler(150, gamma=2.0).fit(X)
     assert sampler.n_iter_ == 150
-    counts = sampler.sample_weights_ * sampler.n_iter_
+    counts = sampler.sample_weight_ * sampler.n_iter_
     np.testing.assert_allclose(counts, np.round(counts), atol=1e-9)
     assert np.round(counts).sum() == sampler.n_iter_
 
@@ -107,7 +111,7 @@ def test_mmd_history_matches_brute_force(step):
     K = rbf_kernel(X, gamma=gamma)
     sample_weight = np.random.RandomState(0).uniform(0.5, 2.0, n)
     p = sample_weight / sample_weight.sum()
-    sampler = KernelHerdingSampler(25, gamma=gamma, step=step).fit(
+    sampler = KernelHerdingSampler(25, gamma=gamma, learning_rate=step).fit(
         X, sample_weight=sample_weight
     )
     # Independent replay: argmax of the brute-force MMD decrease direction
@@ -129,7 +133,9 @@ def test_mmd_history_matches_brute_force(step):
             eta = np.clip((p - a) @ K @ (e - a) / ((e - a) @ K @ (e - a)), 0, 1)
         a = (1 - eta) * a + eta * e
         expected.append(_mmd2(K, a, p))
-    np.testing.assert_allclose(sampler.mmd_history_, expected, rtol=1e-7, atol=1e-12)
+    np.testing.assert_allclose(
+        sampler.objective_history_, expected, rtol=1e-7, atol=1e-12
+    )
     np.testing.assert_allclose(_dense_weights(sampler, n), a, atol=1e-12)
     assert np.isclose(-sampler.score(X), _mmd2(K, a, np.full(n, 1.0 / n)))
 
@@ -143,7 +149,7 @@ def test_mmd_history_matches_brute_force_explicit_features():
     K = linear_kernel(F)
     p = np.full(X.shape[0], 1.0 / X.shape[0])
     a = _dense_weights(sampler, X.shape[0])
-    assert np.isclose(sampler.mmd_history_[-1], _mmd2(K, a, p), rtol=1e-8)
+    assert np.isclose(sampler.objective_history_[-1], _mmd2(K, a, p), rtol=1e-8)
     assert np.isclose(-sampler.score(X), _mmd2(K, a, p), rtol=1e-8)
 
 
@@ -159,7 +165,7 @@ def test_lsh_matches_exact_with_many_tables():
     exact = KernelHerdingSampler(30, **params).fit(X)
     lsh = KernelHerdingSampler(30, maxip="lsh", n_tables=128, n_bits=2, **params).fit(X)
     np.testing.assert_array_equal(exact.sample_indices_, lsh.sample_indices_)
-    np.testing.assert_allclose(exact.mmd_history_, lsh.mmd_history_)
+    np.testing.assert_allclose(exact.objective_history_, lsh.objective_history_)
 
 
 def test_lsh_scores_fewer_candidates_on_clustered_data():
@@ -170,7 +176,7 @@ def test_lsh_scores_fewer_candidates_on_clustered_data():
     lsh = KernelHerdingSampler(40, maxip="lsh", n_tables=8, n_bits=8, **params).fit(X)
     assert np.all(exact.n_scored_ == n)
     assert lsh.n_scored_.mean() < n
-    assert lsh.mmd_history_[-1] < 3 * exact.mmd_history_[-1]
+    assert lsh.objective_history_[-1] < 3 * exact.objective_history_[-1]
 
 
 @pytest.mark.parametrize("n_candidates", [40, 0.05])
@@ -239,7 +245,7 @@ def test_per_class_keeps_class_proportions():
     np.testing.assert_array_equal(np.bincount(y_res, minlength=3), [30, 15, 5])
     # Class weights keep the class masses exactly (whole budgets here).
     class_mass = np.bincount(
-        y[sampler.sample_indices_], weights=sampler.sample_weights_, minlength=3
+        y[sampler.sample_indices_], weights=sampler.sample_weight_, minlength=3
     )
     np.testing.assert_allclose(class_mass, [0.6, 0.3, 0.1])
     assert sampler.n_iter_ == 50
@@ -261,7 +267,7 @@ def test_same_random_state_same_result(params):
     first = KernelHerdingSampler(25, random_state=3, **params).fit(X)
     second = KernelHerdingSampler(25, random_state=3, **params).fit(X)
     np.testing.assert_array_equal(first.sample_indices_, second.sample_indices_)
-    np.testing.assert_array_equal(first.sample_weights_, second.sample_weights_)
+    np.testing.assert_array_equal(first.sample_weight_, second.sample_weight_)
     np.testing.assert_array_equal(first.n_scored_, second.n_scored_)
 
 
@@ -275,7 +281,7 @@ def test_same_random_state_same_result(params):
         ({"n_components": 0}, "n_components"),
         ({"maxip": "faiss"}, "maxip"),
         ({"n_bits": 63}, "n_bits"),
-        ({"step": "2/(t+2)"}, "step"),
+        ({"learning_rate": "2/(t+2)"}, "learning_rate"),
         ({"maxip": "lsh"}, "maxip='lsh'"),
         ({"feature_map": "rff", "kernel": "linear"}, "kernel='rbf'"),
         ({"feature_map": "identity"}, "kernel='linear'"),
@@ -316,7 +322,7 @@ def test_lsh_falls_back_to_the_exact_scan_instead_of_stopping():
     exact = KernelHerdingSampler(60, maxip="exact", **common).fit(X)
     assert lsh.n_iter_ == exact.n_iter_ == 60
     assert max(lsh.n_scored_) > X.shape[0]
-    assert lsh.mmd_history_[-1] < 5 * exact.mmd_history_[-1]
+    assert lsh.objective_history_[-1] < 5 * exact.objective_history_[-1]
 
 
 def _unweighted_mmd2(X_rows, X, gamma):
@@ -394,12 +400,14 @@ def test_resample_indices_follow_the_selection_order():
     )
 
 
-@pytest.mark.parametrize("step", ["fw", "line_search"])
+@pytest.mark.parametrize("learning_rate", ["fw", "line_search"])
 @pytest.mark.parametrize("per_class", [False, True])
-def test_fit_resample_rounds_the_weights_of_other_steps(step, per_class):
+def test_fit_resample_rounds_the_weights_of_other_steps(learning_rate, per_class):
     X, y = _imbalanced()
     n_samples = 50
-    sampler = KernelHerdingSampler(n_samples, step=step, per_class=per_class)
+    sampler = KernelHerdingSampler(
+        n_samples, learning_rate=learning_rate, per_class=per_class
+    )
     X_res, y_res = sampler.fit_resample(X, y)
     assert X_res.shape[0] == y_res.shape[0] == n_samples
     counts = np.bincount(sampler.resample_indices_, minlength=X.shape[0])
@@ -544,8 +552,8 @@ def test_herding_multiset_is_the_weighted_subset(n_rows, n_samples, gamma, seed)
     [
         {},
         {"kernel": "linear"},
-        {"kernel": "linear", "feature_map": "identity", "step": "fw"},
-        {"per_class": True, "step": "line_search"},
+        {"kernel": "linear", "feature_map": "identity", "learning_rate": "fw"},
+        {"per_class": True, "learning_rate": "line_search"},
     ],
 )
 def test_huge_sample_weights_give_finite_results(params):
@@ -560,8 +568,8 @@ def test_huge_sample_weights_give_finite_results(params):
         X, y, sample_weight=sample_weight / 1e308
     )
     np.testing.assert_array_equal(sampler.sample_indices_, reference.sample_indices_)
-    np.testing.assert_allclose(sampler.sample_weights_, reference.sample_weights_)
-    np.testing.assert_allclose(sampler.mmd_history_, reference.mmd_history_)
+    np.testing.assert_allclose(sampler.sample_weight_, reference.sample_weight_)
+    np.testing.assert_allclose(sampler.objective_history_, reference.objective_history_)
     assert np.isfinite(sampler.score(X))
 
 
@@ -591,7 +599,7 @@ def test_linear_kernel_score_of_large_data_is_finite():
     score = sampler.score(X)
     diff = (
         X.mean(axis=0) / 1e152
-        - sampler.sample_weights_ @ X[sampler.sample_indices_] / 1e152
+        - sampler.sample_weight_ @ X[sampler.sample_indices_] / 1e152
     )
     assert score == pytest.approx(-(diff @ diff) * 1e304, rel=1e-9)
 
@@ -606,7 +614,7 @@ def test_linear_nystroem_features_scale_with_the_data():
     large = KernelHerdingSampler(4, **params).fit(X * 1e145)
     np.testing.assert_array_equal(large.sample_indices_, small.sample_indices_)
     # Up to round-off relative to the largest squared MMD.
-    expected = small.mmd_history_ * 1e290
+    expected = small.objective_history_ * 1e290
     atol = 1e-9 * expected.max()
-    np.testing.assert_allclose(large.mmd_history_, expected, rtol=1e-7, atol=atol)
+    np.testing.assert_allclose(large.objective_history_, expected, rtol=1e-7, atol=atol)
     assert large.score(X * 1e145) == pytest.approx(small.score(X) * 1e290, abs=atol)

@@ -5,13 +5,13 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import (
-    BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
     ClusterMixin,
     TransformerMixin,
 )
 from sklearn.utils.validation import check_is_fitted
 
+from ..base import BaseSumOfMinimum
 from ..optim._gpca import (
     SubspaceLoss,
     SumOfProductSweeps,
@@ -21,28 +21,17 @@ from ..optim._gpca import (
     range_exponent,
     rescaled,
 )
-from ..optim._restarts import best_of_restarts, resolve_n_init, warn_if_fewer_distinct
+from ..optim._restarts import resolve_n_init, warn_if_fewer_distinct
 from ..optim._sum_of_min import (
     SOLVER_CONSTRAINTS,
     Naming,
     check_n_samples,
-    plan_sum_of_minimum,
 )
 from ..optim._sum_of_min_losses import group_membership
 from ..optim._sum_of_min_seeding import check_weighted_samples, initialize
 from ..optim._sum_of_min_weights import inertia
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._validation import check_sample_weight, check_square_range
-
-# KMeans' words in the messages; the verbose lines of the sum-of-minimum model
-# report the inertia, those of the product model its own objective.
-_NAMING = Naming(
-    owner="GPCAClusterer",
-    params="initial normal bases",
-    explicit="initial normal bases",
-    groups="clusters",
-    quantity="inertia",
-)
 
 
 def _check_orthonormal(init, codim):
@@ -113,7 +102,7 @@ def _principal_complements(normals, statistics, counts, affine):
 
 
 class GPCAClusterer(
-    ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator
+    ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseSumOfMinimum
 ):
     """Generalized PCA: clustering on a union of subspaces by sum-of-minimum.
 
@@ -186,10 +175,11 @@ class GPCAClusterer(
         Maximum number of basis updates of 'sum_of_min', number of sweeps of
         'sum_of_product' (50 in the paper's Table 1, 10 in Table 2).
 
-    tol : float, default=0.0
-        'sum_of_min' stops when the partition is unchanged (the paper's rule)
-        or the objective decreases by at most ``tol`` times its previous
-        value. Ignored by 'sum_of_product'.
+    tol : float, default=1e-4
+        'sum_of_min' stops when the partition is unchanged (the paper's rule,
+        the only one with ``tol=0``) or the objective decreases by at most
+        ``tol`` times its previous value, as :class:`SumOfMinKMeans` does on
+        the same engine. Ignored by 'sum_of_product'.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the initializations. With the same ``random_state`` both models
@@ -309,18 +299,17 @@ class GPCAClusterer(
     """
 
     _parameter_constraints: dict = {
+        **BaseSumOfMinimum._parameter_constraints,
         "n_clusters": SOLVER_CONSTRAINTS["n_clusters"],
         "subspace_dim": [Interval(Integral, 1, None, closed="left"), None],
         "affine": ["boolean"],
         "model": [StrOptions({"sum_of_min", "sum_of_product"})],
         "init": [StrOptions({"k-means++", "uniform", "random"}), "array-like"],
-        "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "tol": SOLVER_CONSTRAINTS["tol"],
-        "random_state": SOLVER_CONSTRAINTS["random_state"],
-        "n_jobs": SOLVER_CONSTRAINTS["n_jobs"],
-        "verbose": SOLVER_CONSTRAINTS["verbose"],
     }
+
+    # KMeans' words in the messages; the verbose lines of the sum-of-minimum
+    # model report the inertia, those of the product model its own objective.
+    _naming = Naming("GPCAClusterer", "initial normal bases", quantity="inertia")
 
     def __init__(
         self,
@@ -332,7 +321,7 @@ class GPCAClusterer(
         init="k-means++",
         n_init="auto",
         max_iter=50,
-        tol=0.0,
+        tol=1e-4,
         random_state=None,
         n_jobs=None,
         verbose=0,
@@ -455,7 +444,6 @@ class GPCAClusterer(
         init, init_offsets = self.init, None
         if not isinstance(init, str):
             init_offsets = self._check_init(X.shape[1], codim)
-        n_init = resolve_n_init(self.n_init, init, _NAMING)
 
         # The fit is equivariant to the scale of X (the bases do not change,
         # offsets and distances scale with X) and invariant to that of the
@@ -479,34 +467,23 @@ class GPCAClusterer(
             init[..., codim] = rescaled(init_offsets, x_exponent)
         problem = SubspaceLoss(codim, self.affine).bind(X_work)
 
-        if self.model == "sum_of_min":
-            plan = plan_sum_of_minimum(
-                problem,
-                self.n_clusters,
-                weights,
-                init=init,
-                init_score="gap",
-                solver="exact",
-                n_init=n_init,
-                max_iter=self.max_iter,
-                tol=self.tol,
-                naming=_NAMING,
-            )
-            power = 2
-            message = "The objective_ exceeds the float64 range: scale X down."
-        else:
-            plan = self._sum_of_product_plan(problem, init, weights, n_init)
+        plan = None
+        power = 2
+        message = "The objective_ exceeds the float64 range: scale X down."
+        if self.model == "sum_of_product":
+            plan = self._sum_of_product_plan(problem, init, weights)
             power = 2 * self.n_clusters
             message = product_overflow_message(self.n_clusters)
-        result = best_of_restarts(
+        result = self._solve(
             problem,
-            **plan,
-            random_state=self.random_state,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
+            self.n_clusters,
+            weights,
+            plan=plan,
+            warn=plan is None,
+            init=init,
+            init_score="gap",
+            solver="exact",
         )
-        if self.model == "sum_of_min":
-            warn_if_fewer_distinct(result.labels, self.n_clusters, _NAMING)
         params, n_iter = result.params, result.n_iter
         history = in_data_units(result.objective_history, power * x_exponent, message)
         # The labels of predict, through the same code (the sum-of-product
@@ -515,7 +492,7 @@ class GPCAClusterer(
             problem, params, weights, 2 * x_exponent + w_exponent, "inertia_"
         )
         if self.model == "sum_of_product":
-            warn_if_fewer_distinct(labels, self.n_clusters, _NAMING)
+            warn_if_fewer_distinct(labels, self.n_clusters, self._naming)
 
         params, labels = _empty_last(params, labels, self.n_clusters)
         membership = group_membership(labels, weights, self.n_clusters)
@@ -539,7 +516,7 @@ class GPCAClusterer(
         self._n_features_out = self.n_clusters
         return self
 
-    def _sum_of_product_plan(self, problem, init, sample_weight, n_init):
+    def _sum_of_product_plan(self, problem, init, sample_weight):
         """The restarts of Algorithm 6, from the engine's seeding.
 
         The arguments of :func:`best_of_restarts` but the random state, jobs
@@ -547,7 +524,7 @@ class GPCAClusterer(
         so that both start from the same bases under the same random_state.
         """
         check_n_samples(problem, self.n_clusters)
-        check_weighted_samples(init, sample_weight, self.n_clusters, _NAMING)
+        check_weighted_samples(init, sample_weight, self.n_clusters, self._naming)
         return {
             "solver": SumOfProductSweeps(self.max_iter),
             "initialize": partial(
@@ -555,10 +532,10 @@ class GPCAClusterer(
                 init=init,
                 n_clusters=self.n_clusters,
                 init_score="gap",
-                naming=_NAMING,
+                naming=self._naming,
             ),
             "sample_weight": sample_weight,
-            "n_init": n_init,
+            "n_init": resolve_n_init(self.n_init, init, self._naming),
         }
 
     def predict(self, X):

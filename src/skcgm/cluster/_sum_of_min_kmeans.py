@@ -1,39 +1,34 @@
 """Generalized k-means as a sum-of-minimum problem."""
 
-from numbers import Integral
-
 import numpy as np
 from sklearn.base import (
-    BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
     ClusterMixin,
     TransformerMixin,
 )
 from sklearn.utils.validation import check_is_fitted
 
-from ..optim._restarts import best_of_restarts, warn_if_fewer_distinct
-from ..optim._sum_of_min import (
-    LOSSES,
-    SOLVER_CONSTRAINTS,
-    Naming,
-    plan_sum_of_minimum,
-)
+from ..base import BaseSumOfMinimum
+from ..optim._sum_of_min import LOSSES, SOLVER_CONSTRAINTS, Naming
 from ..optim._sum_of_min_weights import inertia, normalized_weights
-from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
+from ..utils._sklearn_compat import HasMethods, StrOptions, _fit_context, validate_data
 from ..utils._validation import check_sample_weight, check_square_range
 
-# KMeans' words in the messages and the verbose lines.
-_NAMING = Naming(
-    owner="SumOfMinKMeans",
-    params="initial centers",
-    explicit="initial center position",
-    groups="clusters",
-    quantity="inertia",
+# The options of the seeding and the solver, passed through to the engine.
+_ENGINE_OPTIONS = (
+    "init",
+    "init_score",
+    "solver",
+    "eta0",
+    "reclassify_every",
+    "momentum",
+    "size_change_factor",
+    "empty_cluster",
 )
 
 
 class SumOfMinKMeans(
-    ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator
+    ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseSumOfMinimum
 ):
     """Generalized k-means by sum-of-minimum optimization.
 
@@ -60,7 +55,7 @@ class SumOfMinKMeans(
     n_clusters : int, default=8
         Number of clusters :math:`k`.
 
-    loss : {'squared_euclidean', 'kl'}, default='squared_euclidean'
+    loss : {'squared_euclidean', 'kl'} or SumOfMinLoss, default='squared_euclidean'
         The divergence :math:`d(x, y)`. 'squared_euclidean' is
         :math:`\\frac{1}{2}\\|x - y\\|^2`, whose group minimizer is the mean:
         with ``solver='exact'`` this is Lloyd's k-means. 'kl' is the
@@ -71,7 +66,9 @@ class SumOfMinKMeans(
         entry of ``X``, which keeps the divergence of every non-negative
         sample finite (see :class:`~skcgm.optim.KLDivergenceLoss`). It
         supports ``solver='exact'`` with ``init_score='gap'`` only (its
-        gradient is not Lipschitz).
+        gradient is not Lipschitz). An instance of a
+        :class:`~skcgm.optim.SumOfMinLoss` subclass is bound to ``X`` as
+        it is (see the user guide's section on extending the engine).
 
     init : {'k-means++', 'uniform', 'random'}, callable or array-like of \
             shape (n_clusters, n_features), default='k-means++'
@@ -88,12 +85,16 @@ class SumOfMinKMeans(
         squared gradient norm :math:`\\|\\nabla_x d(x, y_i)\\|^2` (eq. 3.5). For
         'squared_euclidean' both give the same seeds.
 
-    solver : {'exact', 'gd', 'momentum'}, default='exact'
+    solver : {'exact', 'gd', 'momentum'} or solver object, default='exact'
         'exact' moves every center to its group minimizer; 'gd' takes one
-        gradient step of size ``learning_rate`` per iteration (eq. 3.8);
-        'momentum' is Algorithm 3 (eqs. 3.9-3.12).
+        gradient step of size ``eta0`` per iteration (eq. 3.8);
+        'momentum' is Algorithm 3 (eqs. 3.9-3.12). An object with a
+        ``solve`` method (such as :class:`~skcgm.optim.MomentumLloyd`) runs
+        with its own hyper-parameters: ``eta0``,
+        ``reclassify_every``, ``momentum``, ``size_change_factor``,
+        ``empty_cluster``, ``max_iter`` and ``tol`` then do not apply.
 
-    learning_rate : float, default=None
+    eta0 : float, default=None
         Step size :math:`\\gamma` of 'gd' and 'momentum'. None means
         :math:`1/L = 1` for 'gd' (Theorem 4.6; then 'gd' equals 'exact') and
         :math:`1 - \\beta` for 'momentum'. Ignored by 'exact'. A step so large
@@ -235,10 +236,17 @@ class SumOfMinKMeans(
 
     _parameter_constraints: dict = {
         **SOLVER_CONSTRAINTS,
-        "loss": [StrOptions(set(LOSSES))],
-        "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        **BaseSumOfMinimum._parameter_constraints,
+        "loss": [StrOptions(set(LOSSES)), HasMethods(["bind"])],
     }
+
+    # KMeans' words in the messages and the verbose lines.
+    _naming = Naming(
+        "SumOfMinKMeans",
+        "initial centers",
+        quantity="inertia",
+        explicit="initial center position",
+    )
 
     def __init__(
         self,
@@ -248,7 +256,7 @@ class SumOfMinKMeans(
         init="k-means++",
         init_score="gap",
         solver="exact",
-        learning_rate=None,
+        eta0=None,
         reclassify_every=1,
         momentum=0.5,
         size_change_factor=1.5,
@@ -265,7 +273,7 @@ class SumOfMinKMeans(
         self.init = init
         self.init_score = init_score
         self.solver = solver
-        self.learning_rate = learning_rate
+        self.eta0 = eta0
         self.reclassify_every = reclassify_every
         self.momentum = momentum
         self.size_change_factor = size_change_factor
@@ -279,7 +287,8 @@ class SumOfMinKMeans(
 
     def _bind(self, X):
         """The per-sample loss family bound to ``X``."""
-        return LOSSES[self.loss]().bind(X)
+        loss = LOSSES[self.loss]() if isinstance(self.loss, str) else self.loss
+        return loss.bind(X)
 
     def _validate(self, X, reset):
         if not reset:
@@ -332,27 +341,18 @@ class SumOfMinKMeans(
         # valid, the engine normalizes them.
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         problem = self._bind(X)
-        params = self.get_params()
-        for name in ("n_clusters", "loss", "random_state", "n_jobs", "verbose"):
-            del params[name]
-        plan = plan_sum_of_minimum(
-            problem, self.n_clusters, sample_weight, naming=_NAMING, **params
-        )
-        result = best_of_restarts(
-            problem,
-            **plan,
-            random_state=self.random_state,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
-        )
-        warn_if_fewer_distinct(result.labels, self.n_clusters, _NAMING)
+        options = {name: getattr(self, name) for name in _ENGINE_OPTIONS}
+        result = self._solve(problem, self.n_clusters, sample_weight, **options)
         self.cluster_centers_ = result.params
         self.labels_ = result.labels
         self.objective_ = result.objective
         self.objective_history_ = result.objective_history
         self.inertia_ = inertia(problem, result.objective, sample_weight)
-        # KMeans counts the pass that finds the partition repeated.
-        self.n_iter_ = min(result.n_iter + result.partition_repeated, self.max_iter)
+        # KMeans counts the pass that finds the partition repeated, within
+        # the iterations allowed (a solver object's own max_iter).
+        solver = self.solver if not isinstance(self.solver, str) else self
+        max_iter = getattr(solver, "max_iter", np.inf)
+        self.n_iter_ = min(result.n_iter + result.partition_repeated, max_iter)
         self._n_features_out = self.n_clusters
         return self
 

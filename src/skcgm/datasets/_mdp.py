@@ -6,18 +6,19 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ..optim._mdp import ActionConstrainedMDP
-from ..utils._sklearn_compat import Interval, validate_params
+from ..utils._params import StrictInterval
+from ..utils._sklearn_compat import validate_params
 
 __all__ = ["ActionConstrainedMDP", "make_action_constrained_mdp"]
 
 
 @validate_params(
     {
-        "n_states": [Interval(Integral, 1, None, closed="left")],
-        "n_actions": [Interval(Integral, 1, None, closed="left")],
-        "action_dim": [Interval(Integral, 1, None, closed="left")],
-        "gamma": [Interval(Real, 0, 1, closed="neither")],
-        "n_clusters": [Interval(Integral, 1, None, closed="left"), None],
+        "n_states": [StrictInterval(Integral, 1, None, closed="left")],
+        "n_actions": [StrictInterval(Integral, 1, None, closed="left")],
+        "action_dim": [StrictInterval(Integral, 1, None, closed="left")],
+        "gamma": [StrictInterval(Real, 0, 1, closed="neither")],
+        "n_clusters": [StrictInterval(Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
     },
     prefer_skip_nested_validation=True,

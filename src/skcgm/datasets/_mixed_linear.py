@@ -4,15 +4,16 @@ from numbers import Integral, Real
 
 from sklearn.utils import check_random_state
 
-from ..utils._sklearn_compat import Interval, validate_params
+from ..utils._params import StrictInterval
+from ..utils._sklearn_compat import validate_params
 
 
 @validate_params(
     {
-        "n_samples": [Interval(Integral, 1, None, closed="left")],
-        "n_features": [Interval(Integral, 1, None, closed="left")],
-        "n_components": [Interval(Integral, 1, None, closed="left")],
-        "noise": [Interval(Real, 0, None, closed="left")],
+        "n_samples": [StrictInterval(Integral, 1, None, closed="left")],
+        "n_features": [StrictInterval(Integral, 1, None, closed="left")],
+        "n_components": [StrictInterval(Integral, 1, None, closed="left")],
+        "noise": [StrictInterval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
     },
     prefer_skip_nested_validation=True,

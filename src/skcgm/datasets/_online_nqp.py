@@ -19,15 +19,26 @@ with symmetric :math:`H_t \\le 0` entrywise, over :math:`\\mathcal{K} =
 
 import math
 from collections.abc import Sequence
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 
 from ..online import QuadraticObjective
 from ..oracles import DownClosedPolytopeLMO
-from ..utils._checks import _check_count, _check_noise, _check_random_state
+from ..utils._params import RANDOM_STATE, StrictInterval
+from ..utils._random import as_rng
+from ..utils._sklearn_compat import StrOptions, validate_params
 
-_ADVERSARIES = ("iid", "switching", "fixed")
+_COUNT = [StrictInterval(Integral, 1, None, closed="left")]
+# The parameters of both generators.
+_NQP_CONSTRAINTS = {
+    "n_features": _COUNT,
+    "n_constraints": _COUNT,
+    "horizon": _COUNT,
+    "adversary": [StrOptions({"iid", "switching", "fixed"})],
+    "noise": [StrictInterval(Real, 0, None, closed="left")],
+    "random_state": RANDOM_STATE,
+}
 # The 'switching' adversary: two regimes alternating every ceil(T / 10)
 # rounds; each regime weights its half of the coordinates by 1, the other
 # half by _SWITCHING_LOW, so that the best decision moves between regimes.
@@ -104,16 +115,6 @@ class _NQPStream(Sequence):
         return nodes[0] if self.n_nodes is None else list(nodes)
 
 
-def _check_common(n_features, n_constraints, horizon, adversary, noise):
-    n_features = _check_count(n_features, "n_features")
-    n_constraints = _check_count(n_constraints, "n_constraints")
-    horizon = _check_count(horizon, "horizon")
-    if adversary not in _ADVERSARIES:
-        raise ValueError(f"adversary must be one of {_ADVERSARIES}; got {adversary!r}.")
-    _check_noise(noise)
-    return n_features, n_constraints, horizon
-
-
 def _make_nqp(n_features, n_constraints, horizon, n_nodes, adversary, noise, rng):
     """The shared recipe; ``n_nodes=None`` is the centralized stream."""
     A = rng.uniform(size=(n_constraints, n_features))
@@ -147,6 +148,7 @@ def _make_nqp(n_features, n_constraints, horizon, n_nodes, adversary, noise, rng
     return lmo, stream
 
 
+@validate_params(_NQP_CONSTRAINTS, prefer_skip_nested_validation=True)
 def make_online_nqp(
     n_features,
     n_constraints,
@@ -227,13 +229,14 @@ def make_online_nqp(
     >>> f.value(np.zeros(5)), f.is_dr_submodular(), f.is_monotone_on(1.0)
     (0.0, True, True)
     """
-    n_features, n_constraints, horizon = _check_common(
-        n_features, n_constraints, horizon, adversary, noise
+    return _make_nqp(
+        n_features, n_constraints, horizon, None, adversary, noise, as_rng(random_state)
     )
-    rng = _check_random_state(random_state)
-    return _make_nqp(n_features, n_constraints, horizon, None, adversary, noise, rng)
 
 
+@validate_params(
+    {**_NQP_CONSTRAINTS, "n_nodes": _COUNT}, prefer_skip_nested_validation=True
+)
 def make_decentralized_nqp(
     n_features,
     n_constraints,
@@ -295,9 +298,12 @@ def make_decentralized_nqp(
     >>> len(objectives), len(objectives[0]), objectives[0][2].n_features
     (50, 3, 4)
     """
-    n_features, n_constraints, horizon = _check_common(
-        n_features, n_constraints, horizon, adversary, noise
+    return _make_nqp(
+        n_features,
+        n_constraints,
+        horizon,
+        n_nodes,
+        adversary,
+        noise,
+        as_rng(random_state),
     )
-    n_nodes = _check_count(n_nodes, "n_nodes")
-    rng = _check_random_state(random_state)
-    return _make_nqp(n_features, n_constraints, horizon, n_nodes, adversary, noise, rng)

@@ -5,17 +5,18 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
+from ..utils._params import StrictInterval
 from ..utils._random import random_orthonormal
-from ..utils._sklearn_compat import Interval, validate_params
+from ..utils._sklearn_compat import validate_params
 
 
 @validate_params(
     {
-        "n_samples": [Interval(Integral, 1, None, closed="left")],
-        "n_features": [Interval(Integral, 2, None, closed="left")],
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
-        "subspace_dim": [Interval(Integral, 1, None, closed="left")],
-        "noise": [Interval(Real, 0, None, closed="left")],
+        "n_samples": [StrictInterval(Integral, 1, None, closed="left")],
+        "n_features": [StrictInterval(Integral, 2, None, closed="left")],
+        "n_clusters": [StrictInterval(Integral, 1, None, closed="left")],
+        "subspace_dim": [StrictInterval(Integral, 1, None, closed="left")],
+        "noise": [StrictInterval(Real, 0, None, closed="left")],
         "coordinate_scales": ["array-like", None],
         "random_state": ["random_state"],
     },

@@ -45,6 +45,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from ..sampling import KernelHerdingSampler
 from ..utils._sklearn_compat import validate_data
 
 # Relative floor of the variances: with noiseless data a component's
@@ -53,6 +54,7 @@ _VARIANCE_FLOOR = 1e-12
 # Relative ridge of the weighted normal equations, so that a component with
 # fewer effective samples than features still has a solution.
 _RIDGE = 1e-10
+_TINY = np.finfo(float).tiny
 
 
 class MixedLinearEMResult(NamedTuple):
@@ -100,61 +102,46 @@ class MixedLinearEMResult(NamedTuple):
     log_likelihood: float
 
 
-def _log_joint(design, y, params, weights, variances):
-    """:math:`\\log \\pi_j + \\log N(b_i; a_i^\\top x_j + o_j, \\sigma_j^2)`."""
-    residuals = y[:, None] - design @ params.T
-    return (
-        np.log(np.maximum(weights, np.finfo(float).tiny))
-        - 0.5 * np.log(2 * np.pi * variances)
-        - residuals**2 / (2 * variances)
-    )
-
-
-def _m_step(design, y, resp, params, variances, variance_floor):
-    """Weighted least squares and variances per component (in place)."""
-    n_samples, n_columns = design.shape
-    totals = resp.sum(axis=0)
-    for j in range(resp.shape[1]):
-        # A component without responsibility keeps its parameters.
-        if totals[j] <= 10 * np.finfo(float).eps * n_samples:
-            continue
-        weighted = design * resp[:, j, None]
-        gram = design.T @ weighted
-        ridge = _RIDGE * max(np.trace(gram) / n_columns, np.finfo(float).tiny)
-        gram.flat[:: n_columns + 1] += ridge
-        params[j] = np.linalg.solve(gram, weighted.T @ y)
-        residuals = y - design @ params[j]
-        variances[j] = max(resp[:, j] @ residuals**2 / totals[j], variance_floor)
-    return totals / n_samples
-
-
-def _single_em(design, y, n_components, max_iter, tol, scale, random_state):
+def _single_em(design, y, n_components, max_iter, tol, scale, seed):
+    """One EM run: ``(params, weights, variances, n_iter, converged, log_lik.)``."""
     n_samples, n_columns = design.shape
     # Initial coefficients drawn from the data's scale: N(0, s^2 I) with
     # s^2 = var(b) / mean ||a||^2, the variance a coefficient would need to
     # explain var(b) alone; broad equal components otherwise.
-    params = scale * random_state.standard_normal((n_components, n_columns))
-    variances = np.full(n_components, max(np.var(y), np.finfo(float).tiny))
+    rng = np.random.RandomState(seed)
+    params = scale * rng.standard_normal((n_components, n_columns))
+    variances = np.full(n_components, max(np.var(y), _TINY))
     variance_floor = _VARIANCE_FLOOR * variances[0]
     weights = np.full(n_components, 1.0 / n_components)
     previous = -np.inf
-    converged = False
-    n_iter = 0
-    while True:
-        log_joint = _log_joint(design, y, params, weights, variances)
+    for n_iter in range(max_iter + 1):
+        # E-step: log pi_j + log N(b_i; a_i^T x_j + o_j, sigma_j^2).
+        residuals = y[:, None] - design @ params.T
+        log_joint = (
+            np.log(np.maximum(weights, _TINY))
+            - 0.5 * np.log(2 * np.pi * variances)
+            - residuals**2 / (2 * variances)
+        )
         log_norm = logsumexp(log_joint, axis=1)
         log_likelihood = float(log_norm.mean())
         # Absolute change of the mean log-likelihood, as GaussianMixture.
-        if log_likelihood - previous < tol:
-            converged = True
-            break
-        if n_iter == max_iter:
-            break
+        converged = log_likelihood - previous < tol
+        if converged or n_iter == max_iter:
+            return params, weights, variances, n_iter, converged, log_likelihood
         resp = np.exp(log_joint - log_norm[:, None])
-        weights = _m_step(design, y, resp, params, variances, variance_floor)
+        totals = resp.sum(axis=0)
+        # M-step: weighted least squares and variance per component; one
+        # without responsibility keeps its parameters.
+        for j in np.flatnonzero(totals > 10 * np.finfo(float).eps * n_samples):
+            weighted = design * resp[:, j, None]
+            gram = design.T @ weighted
+            ridge = _RIDGE * max(np.trace(gram) / n_columns, _TINY)
+            gram.flat[:: n_columns + 1] += ridge
+            params[j] = np.linalg.solve(gram, weighted.T @ y)
+            squares = (y - design @ params[j]) ** 2
+            variances[j] = max(resp[:, j] @ squares / totals[j], variance_floor)
+        weights = totals / n_samples
         previous = log_likelihood
-        n_iter += 1
-    return params, weights, variances, n_iter, converged, log_likelihood
 
 
 def fit_em_mixed_linear(
@@ -246,24 +233,13 @@ def fit_em_mixed_linear(
     scale = np.sqrt(np.var(y) / mean_sq_norm)
     rng = check_random_state(random_state)
     seeds = rng.randint(np.iinfo(np.int32).max, size=n_init)
-    best = None
-    for seed in seeds:
-        start = np.random.RandomState(seed)
-        run = _single_em(design, y, n_components, max_iter, tol, scale, start)
-        if best is None or run[-1] > best[-1]:
-            best = run
-    params, weights, variances, n_iter, converged, log_likelihood = best
-    n_features = X.shape[1]
-    intercept = params[:, n_features] if fit_intercept else np.zeros(n_components)
-    return MixedLinearEMResult(
-        coef=params[:, :n_features].copy(),
-        intercept=np.array(intercept),
-        weights=weights,
-        sigma=np.sqrt(variances),
-        n_iter=n_iter,
-        converged=converged,
-        log_likelihood=log_likelihood,
-    )
+    runs = [_single_em(design, y, n_components, max_iter, tol, scale, s) for s in seeds]
+    # The first of the runs with the largest log-likelihood.
+    params, weights, variances, *rest = max(runs, key=lambda run: run[-1])
+    d = X.shape[1]
+    intercept = np.array(params[:, d]) if fit_intercept else np.zeros(n_components)
+    coef = params[:, :d].copy()
+    return MixedLinearEMResult(coef, intercept, weights, np.sqrt(variances), *rest)
 
 
 class _MixedLinearEM(RegressorMixin, BaseEstimator):
@@ -274,42 +250,20 @@ class _MixedLinearEM(RegressorMixin, BaseEstimator):
     :math:`\\sum_j \\pi_j (a^\\top x_j + o_j)`, as MixedLinearRegressor's.
     """
 
-    def __init__(
-        self,
-        n_components=2,
-        *,
-        fit_intercept=False,
-        n_init=1,
-        max_iter=500,
-        tol=1e-8,
-        random_state=None,
-    ):
+    def __init__(self, n_components=2, *, n_init=1, random_state=None):
         self.n_components = n_components
-        self.fit_intercept = fit_intercept
         self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
         self.random_state = random_state
 
     def fit(self, X, y):
         """Fit the mixture."""
         X, y = validate_data(self, X, y, y_numeric=True)
         result = fit_em_mixed_linear(
-            X,
-            y,
-            self.n_components,
-            fit_intercept=self.fit_intercept,
-            n_init=self.n_init,
-            max_iter=self.max_iter,
-            tol=self.tol,
-            random_state=self.random_state,
+            X, y, self.n_components, n_init=self.n_init, random_state=self.random_state
         )
-        self.coef_ = result.coef
-        self.intercept_ = result.intercept
-        self.weights_ = result.weights
-        self.sigma_ = result.sigma
-        self.n_iter_ = result.n_iter
-        self.log_likelihood_ = result.log_likelihood
+        # coef_, intercept_, weights_, sigma_, n_iter_, converged_, log_likelihood_
+        for name, value in result._asdict().items():
+            setattr(self, f"{name}_", value)
         return self
 
     def predict_components(self, X):
@@ -344,29 +298,18 @@ class _SubsetModel(BaseEstimator):
 
     def fit(self, X, y):
         gamma = 1.0 / (X.shape[1] * X.var())
+        n_samples, seed = self.n_samples, self.random_state
         if self.subset == "herding":
-            from ..sampling import KernelHerdingSampler
-
             sampler = KernelHerdingSampler(
-                n_samples=self.n_samples,
-                kernel="rbf",
-                gamma=gamma,
-                per_class=True,
-                random_state=self.random_state,
+                n_samples, kernel="rbf", gamma=gamma, per_class=True, random_state=seed
             )
-            X_fit, y_fit = sampler.fit_resample(X, y)
+            X, y = sampler.fit_resample(X, y)
         elif self.subset == "random":
-            X_fit, _, y_fit, _ = train_test_split(
-                X,
-                y,
-                train_size=self.n_samples,
-                stratify=y,
-                random_state=self.random_state,
+            X, _, y, _ = train_test_split(
+                X, y, train_size=n_samples, stratify=y, random_state=seed
             )
-        else:
-            X_fit, y_fit = X, y
-        self.model_ = clone(self.model).set_params(gamma=gamma).fit(X_fit, y_fit)
-        self.n_fit_samples_ = X_fit.shape[0]
+        self.model_ = clone(self.model).set_params(gamma=gamma).fit(X, y)
+        self.n_fit_samples_ = X.shape[0]
         return self
 
     def predict(self, X):

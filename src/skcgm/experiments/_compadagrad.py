@@ -12,31 +12,30 @@ sparse text-like one; and it adds full-matrix AdaGrad, the other exact limit.
 """
 
 import time
+from dataclasses import replace
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
-from ..datasets import (
-    digits_prototype_features,
-    make_correlated_classification,
-    make_sparse_text_classification,
-)
+from .. import datasets
 from ..linear_model import CompAdaGradClassifier
+from ._plot import Panel, draw
 from ._result import Column
 from ._runner import TrialRunner
 
-N_COMPONENTS = (4, 8, 16, 32, 64)
-FULL_N_COMPONENTS = (4, 8, 16, 32, 64, 96)
-# The learning-rate grid of the paper's protocol, the same for every method
-# (equal tuning budget): decades by default, half decades with --full. AdaGrad
-# moves every coordinate by about eta0 on its first step; on these problems
-# the online loss is lowest between 0.03 and 10.
-QUICK_ETA0 = (0.1, 1.0, 10.0)
-FULL_ETA0 = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
-QUICK_TRIALS = 2
-FULL_TRIALS = 10
+# The k grid and the learning-rate grid of the paper's protocol, the same for
+# every method (equal tuning budget): decades by default, half decades with
+# --full. AdaGrad moves every coordinate by about eta0 on its first step; on
+# these problems the online loss is lowest between 0.03 and 10.
+QUICK = {"n_components": (4, 8, 16, 32, 64), "eta0_grid": (0.1, 1.0, 10.0)}
+FULL = {
+    "n_components": (4, 8, 16, 32, 64, 96),
+    "eta0_grid": (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0),
+}
+# Trials at the quick and at the full size.
+TRIALS = (2, 10)
 # Rows per partial_fit call, in steps: the mistakes of 8 consecutive steps are
 # counted with the iterate before the first of them (delayed progressive
 # validation), which divides the per-call validation overhead by 8 and takes
@@ -45,14 +44,16 @@ STEPS_PER_CALL = 8
 # Fixed, not tuned: the hinge loss (SGDClassifier's default; the paper does
 # not say which loss it used), a small squared-l2 penalty (the paper's only
 # regularizer), the estimator's default damping, tau = 1 and the paper's
-# variant (scaled SRHT, delta inside the root).
-ESTIMATOR_OPTIONS = {
+# variant (scaled SRHT, delta inside the root); one pass over the stream in
+# its order.
+FIXED_OPTIONS = {
     "loss": "hinge",
     "penalty": "l2",
     "alpha": 1e-4,
     "tau": 1.0,
     "variant": "paper",
     "fit_intercept": True,
+    "shuffle": False,
 }
 # Problem sizes. Full-matrix AdaGrad costs O(d^3) per step (an eigh of the
 # d x d Gram), which bounds d at a few hundred for a run of seconds.
@@ -78,31 +79,73 @@ SPARSE = {
     "batch_size": 16,
 }
 PROBLEMS = ("digits 4 vs 9", "correlated", "sparse text")
+_GENERATORS = (
+    (datasets.digits_prototype_features, DIGITS),
+    (datasets.make_correlated_classification, CORRELATED),
+    (datasets.make_sparse_text_classification, SPARSE),
+)
+COLUMNS = (
+    Column("problem", "problem", group=True),
+    Column("method", "method"),
+    Column("n_components", "k"),
+    Column("test_error_mean", "test error", ".4f", "test_error_std"),
+    Column("vs_diagonal", "/ diagonal", ".3f"),
+    Column("trials_below_diagonal", "trials < diagonal"),
+    Column("online_error_mean", "online error", ".4f", "online_error_std"),
+    Column("eta0_median", "eta0 (median)", ".3g"),
+    Column("pass_time_mean", "pass time (s)", ".3f"),
+)
+CAPTION = (
+    "Table: zero-one test error of CompAdaGradClassifier after one online pass, mean "
+    "± std over {run.trials} trials, against the SRHT dimension k, with diagonal "
+    "AdaGrad (n_components=0) and full-matrix AdaGrad (n_components >= d; k is the "
+    "padded dimension). Protocol of the paper (section 5): for every method and "
+    "trial, the eta0 in {eta0_grid} with the lowest online zero-one loss (progressive "
+    "validation, the mistakes of every group of {steps} steps counted with the iterate "
+    "before the group) is kept; trials < diagonal: paired, on the same streams. "
+    "Fixed: {fixed}, default delta. {problems}. The paper's MNIST figure has no "
+    "numbers in its text; its claims: gains over diagonal AdaGrad on dense correlated "
+    "features, growing with k; none on sparse text (RCV1: 0.056084 diagonal, 0.056155 "
+    "k=512). random_state={run.random_state}, {run.cpu_count} cores."
+)
+PROBLEM = (
+    "{name}: d={n_features}, sparse={sparse}, {n_train} train / {n_test} test, "
+    "batch_size={batch_size}"
+)
+# Drawn from the mean ± s.e. per (curve, k) of plot_compadagrad: CompAdaGrad
+# against k, diagonal and full-matrix AdaGrad flat over the same k.
+PLOTS = tuple(
+    Panel(
+        "k",
+        key,
+        "curve",
+        "SRHT dimension k",
+        f"{label} (mean ± s.e.)",
+        title="{problem} (d={n_features})",
+        split="problem",
+        band=(f"{key}_low", f"{key}_high"),
+        xscale={"value": "log", "base": 2},
+        ticks=True,
+    )
+    for key, label in (("test_error", "test error"), ("online_error", "online error"))
+)
 
 
 def _load_problem(name, random_state):
-    """``(X_train, X_test, y_train, y_test, batch_size)`` of a problem."""
-    if name == PROBLEMS[0]:
-        options = dict(DIGITS)
-        batch_size = options.pop("batch_size")
-        return (
-            *digits_prototype_features(**options, random_state=random_state),
-            batch_size,
+    """``((X_train, y_train, X_test, y_test), batch_size)`` of a problem."""
+    make, options = dict(zip(PROBLEMS, _GENERATORS))[name]
+    options = dict(options)
+    batch_size, test_size = options.pop("batch_size"), options.pop("test_size")
+    if make is datasets.digits_prototype_features:
+        split = make(**options, test_size=test_size, random_state=random_state)
+    else:
+        rng = check_random_state(random_state)
+        X, y = make(**options, random_state=rng)
+        split = train_test_split(
+            X, y, test_size=test_size, stratify=y, random_state=rng
         )
-    options = dict(CORRELATED if name == PROBLEMS[1] else SPARSE)
-    batch_size = options.pop("batch_size")
-    test_size = options.pop("test_size")
-    make = (
-        make_correlated_classification
-        if name == PROBLEMS[1]
-        else make_sparse_text_classification
-    )
-    rng = check_random_state(random_state)
-    X, y = make(**options, random_state=rng)
-    X_train, X_test, y_train, y_test = train_test_split(
-        X, y, test_size=test_size, stratify=y, random_state=rng
-    )
-    return X_train, X_test, y_train, y_test, batch_size
+    X_train, X_test, y_train, y_test = split
+    return (X_train, y_train, X_test, y_test), batch_size
 
 
 def progressive_validation(
@@ -154,7 +197,7 @@ def progressive_validation(
     --------
     >>> from sklearn.linear_model import SGDClassifier
     >>> from skcgm.datasets import make_correlated_classification
-    >>> from skcgm.experiments import progressive_validation
+    >>> from skcgm.experiments._compadagrad import progressive_validation
     >>> X, y = make_correlated_classification(400, 16, random_state=0)
     >>> online, test, _ = progressive_validation(
     ...     SGDClassifier(random_state=0), X[:200], y[:200], X[200:], y[200:],
@@ -164,55 +207,43 @@ def progressive_validation(
     True
     """
     classes = np.unique(y_train)
-    n_train = X_train.shape[0]
     rows_per_call = batch_size * steps_per_call
     mistakes = 0
     start = time.perf_counter()
-    for begin in range(0, n_train, rows_per_call):
+    for begin in range(0, X_train.shape[0], rows_per_call):
         X_chunk = X_train[begin : begin + rows_per_call]
         y_chunk = y_train[begin : begin + rows_per_call]
+        predicted = classes[0]  # the zero iterate predicts the first class
         if hasattr(estimator, "coef_"):
             # The binary decision function, without predict's validation.
             scores = X_chunk @ estimator.coef_[0] + estimator.intercept_[0]
             predicted = classes[(np.asarray(scores) > 0).astype(int)]
-        else:
-            predicted = np.full(y_chunk.shape[0], classes[0])
         mistakes += int(np.count_nonzero(predicted != y_chunk))
         estimator.partial_fit(X_chunk, y_chunk, classes=classes)
     pass_time = time.perf_counter() - start
     test_error = 1.0 - estimator.score(X_test, y_test)
-    return mistakes / n_train, float(test_error), pass_time
+    return mistakes / X_train.shape[0], float(test_error), pass_time
 
 
-def _one_run(data, n_components, eta0, seed):
-    X_train, X_test, y_train, y_test, batch_size = data
+def _one_run(data, k, eta0, seed):
+    """Online error, test error, pass time and effective k of one pass."""
+    split, batch = data
     estimator = CompAdaGradClassifier(
-        **ESTIMATOR_OPTIONS,
-        eta0=eta0,
-        n_components=n_components,
-        batch_size=batch_size,
-        shuffle=False,
-        random_state=seed,
+        eta0=eta0, n_components=k, batch_size=batch, random_state=seed, **FIXED_OPTIONS
     )
-    online, test, pass_time = progressive_validation(
-        estimator,
-        X_train,
-        y_train,
-        X_test,
-        y_test,
-        batch_size=batch_size,
-        steps_per_call=STEPS_PER_CALL,
+    scores = progressive_validation(
+        estimator, *split, batch_size=batch, steps_per_call=STEPS_PER_CALL
     )
-    return online, test, pass_time, int(estimator.n_components_)
+    return *scores, int(estimator.n_components_)
 
 
-def _methods(n_features, n_components):
-    """``(label, n_components)``: diagonal, the k grid, full matrix."""
-    methods = [("diagonal AdaGrad", 0)]
-    methods += [(f"CompAdaGrad k={k}", k) for k in n_components]
-    # n_components >= n_features is full-matrix AdaGrad in the padded space.
-    methods.append(("full-matrix AdaGrad", n_features))
-    return methods
+def _mean_std(name, values):
+    """``{name}_mean``, ``{name}_std`` and ``{name}_trials`` of per-trial values."""
+    return {
+        f"{name}_mean": float(np.mean(values)),
+        f"{name}_std": float(np.std(values)),
+        f"{name}_trials": values,
+    }
 
 
 def run_compadagrad(
@@ -298,140 +329,74 @@ def run_compadagrad(
     >>> [row["method"] for row in result.rows]
     ['diagonal AdaGrad', 'CompAdaGrad k=8', 'full-matrix AdaGrad']
     """
-    run = TrialRunner(
-        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
-    )
-    trials = run.trials
-    if n_components is None:
-        n_components = FULL_N_COMPONENTS if full else N_COMPONENTS
-    if eta0_grid is None:
-        eta0_grid = FULL_ETA0 if full else QUICK_ETA0
+    run = TrialRunner(TRIALS, full, trials, random_state, n_jobs, progress)
+    grid = run.settings(QUICK, FULL, n_components=n_components, eta0_grid=eta0_grid)
     unknown = sorted(set(problems) - set(PROBLEMS))
     if unknown:
         raise ValueError(f"Unknown problems {unknown}; choose among {list(PROBLEMS)}.")
-    trial_seeds = run.seeds((len(PROBLEMS), trials, 2))
-
-    rows = []
-    sizes = {}
-    for p, problem in enumerate(PROBLEMS):
+    trial_seeds = run.seeds((len(PROBLEMS), run.trials, 2))
+    rows, sizes = [], {}
+    for problem, seeds in zip(PROBLEMS, trial_seeds):
         if problem not in problems:
             continue
-        data = [
-            _load_problem(problem, int(data_seed)) for data_seed, _ in trial_seeds[p]
-        ]
-        n_train, n_features = data[0][0].shape
+        data = [_load_problem(problem, int(data_seed)) for data_seed, _ in seeds]
+        (X_train, _, X_test, _), batch_size = data[0]
+        (n_train, d), sparse = X_train.shape, sp.issparse(X_train)
         sizes[problem] = {
             "n_train": n_train,
-            "n_test": data[0][1].shape[0],
-            "n_features": n_features,
-            "batch_size": data[0][4],
-            "sparse": sp.issparse(data[0][0]),
+            "n_test": X_test.shape[0],
+            "n_features": d,
+            "batch_size": batch_size,
+            "sparse": sparse,
         }
-        methods = _methods(n_features, n_components)
-        run.report(
-            f"{problem}: {len(methods)} methods x {len(eta0_grid)} eta0 x "
-            f"{trials} trials, d={n_features}, {n_train} training samples"
-        )
+        # n_components >= n_features is full-matrix AdaGrad in the padded space.
+        methods = {"diagonal AdaGrad": 0}
+        methods |= {f"CompAdaGrad k={k}": k for k in grid.n_components}
+        methods |= {"full-matrix AdaGrad": d}
+        run.report(f"{problem}: {len(methods)} methods x {run.trials} trials, d={d}")
         tasks = [
-            (m, e, t)
-            for m in range(len(methods))
-            for e in range(len(eta0_grid))
-            for t in range(trials)
+            (data[t], k, eta0, int(seeds[t, 1]))
+            for k in methods.values()
+            for eta0 in grid.eta0_grid
+            for t in range(run.trials)
         ]
-        outputs = run.map(
-            _one_run,
-            [
-                (data[t], methods[m][1], eta0_grid[e], int(trial_seeds[p, t, 1]))
-                for m, e, t in tasks
-            ],
-        )
-        # (method, eta0, trial) -> (online, test, time, k)
-        runs = dict(zip(tasks, outputs))
+        outputs = run.map(_one_run, tasks)
+        outputs = np.reshape(outputs, (len(methods), len(grid.eta0_grid), -1, 4))
         block = []
-        for m, (label, _) in enumerate(methods):
-            online, test, times, chosen = [], [], [], []
-            for t in range(trials):
-                # The paper's criterion; ties go to the smaller eta0.
-                best = min(range(len(eta0_grid)), key=lambda e: runs[m, e, t][0])
-                online.append(runs[m, best, t][0])
-                test.append(runs[m, best, t][1])
-                times.append(runs[m, best, t][2])
-                chosen.append(eta0_grid[best])
+        for method, runs in zip(methods, outputs):
+            # The paper's criterion, per trial; ties go to the smaller eta0.
+            best = runs[:, :, 0].argmin(axis=0)
+            online, test, times, k = runs[best, range(run.trials)].T.tolist()
+            chosen = [grid.eta0_grid[e] for e in best]
             block.append(
                 {
                     "problem": problem,
-                    "method": label,
-                    "n_components": runs[m, 0, 0][3],
-                    "n_features": n_features,
-                    "test_error_mean": float(np.mean(test)),
-                    "test_error_std": float(np.std(test)),
-                    "test_error_trials": test,
-                    "online_error_mean": float(np.mean(online)),
-                    "online_error_std": float(np.std(online)),
-                    "online_error_trials": online,
+                    "method": method,
+                    "n_components": int(k[0]),
+                    "n_features": d,
+                    **_mean_std("test_error", test),
+                    **_mean_std("online_error", online),
                     "eta0_trials": chosen,
                     "eta0_median": float(np.median(chosen)),
                     "pass_time_mean": float(np.mean(times)),
                 }
             )
-        diagonal = block[0]["test_error_mean"]
-        diagonal_trials = block[0]["test_error_trials"]
+        base, base_trials = block[0]["test_error_mean"], block[0]["test_error_trials"]
         for row in block:
-            row["vs_diagonal"] = (
-                row["test_error_mean"] / diagonal if diagonal > 0 else None
-            )
+            row["vs_diagonal"] = row["test_error_mean"] / base if base > 0 else None
             # Paired: every method sees the same streams in a trial.
-            row["trials_below_diagonal"] = int(
-                np.sum(np.less(row["test_error_trials"], diagonal_trials))
-            )
-        rows.extend(block)
-
-    columns = [
-        Column("problem", "problem", group=True),
-        Column("method", "method"),
-        Column("n_components", "k"),
-        Column("test_error_mean", "test error", ".4f", "test_error_std"),
-        Column("vs_diagonal", "/ diagonal", ".3f"),
-        Column("trials_below_diagonal", "trials < diagonal"),
-        Column("online_error_mean", "online error", ".4f", "online_error_std"),
-        Column("eta0_median", "eta0 (median)", ".3g"),
-        Column("pass_time_mean", "pass time (s)", ".3f"),
-    ]
-    size_text = "; ".join(
-        f"{name}: d={s['n_features']}{' (CSR)' if s['sparse'] else ''}, "
-        f"{s['n_train']} train / {s['n_test']} test, batch_size={s['batch_size']}"
-        for name, s in sizes.items()
-    )
-    caption = (
-        "Table: zero-one test error of CompAdaGradClassifier after one online "
-        "pass, mean ± std over "
-        f"{trials} trials, against the SRHT dimension k, with diagonal AdaGrad "
-        "(n_components=0) and full-matrix AdaGrad (n_components >= d; k is the "
-        "padded dimension). Protocol of the paper (section 5): for every method "
-        f"and trial, eta0 in {list(eta0_grid)} with the lowest online zero-one "
-        "loss (progressive validation: the mistakes of every group of "
-        f"{STEPS_PER_CALL} steps counted with the iterate before the group) is "
-        "kept; / diagonal: mean test error over diagonal AdaGrad's; trials < "
-        "diagonal: trials whose test error is below diagonal AdaGrad's on the "
-        "same stream. "
-        "Fixed: loss='hinge', penalty='l2', alpha=1e-4, tau=1, default delta, "
-        "variant='paper', fit_intercept=True. "
-        f"{size_text}. The paper's MNIST figure has no numbers in its text; "
-        "its claims: gains over diagonal AdaGrad on dense correlated features, "
-        "growing with k; none on sparse text (RCV1: 0.056084 diagonal, "
-        f"0.056155 k=512). random_state={random_state}, {run.cpu_count} cores."
+            below = np.less(row["test_error_trials"], base_trials)
+            row["trials_below_diagonal"] = int(np.sum(below))
+        rows += block
+    caption = CAPTION.format(
+        run=run,
+        eta0_grid=list(grid.eta0_grid),
+        steps=STEPS_PER_CALL,
+        fixed=", ".join(f"{k}={v!r}" for k, v in FIXED_OPTIONS.items()),
+        problems="; ".join(PROBLEM.format(name=k, **s) for k, s in sizes.items()),
     )
     return run.result(
-        "compadagrad",
-        rows,
-        columns,
-        caption,
-        n_jobs=n_jobs,
-        eta0_grid=list(eta0_grid),
-        n_components=list(n_components),
-        estimator_options=ESTIMATOR_OPTIONS,
-        problems=sizes,
-        paper_rcv1={"diagonal": 0.056084, "CompAdaGrad-512": 0.056155},
+        "compadagrad", rows, list(COLUMNS), caption, problems=sizes, **vars(grid)
     )
 
 
@@ -439,10 +404,10 @@ def plot_compadagrad(result, figure):
     """Test and online error against k, one column per problem.
 
     CompAdaGrad's mean error over the trials is drawn against k on a log
-    axis, with bars of one standard error of the mean; diagonal and
-    full-matrix AdaGrad are horizontal lines with a band of one standard
-    error. The top row is the test error, the bottom row the online
-    zero-one loss the learning rate was chosen by.
+    axis, diagonal and full-matrix AdaGrad as flat lines over the same k,
+    each with a band of one standard error of the mean. The top row is the
+    test error, the bottom row the online zero-one loss the learning rate
+    was chosen by.
 
     Parameters
     ----------
@@ -451,44 +416,19 @@ def plot_compadagrad(result, figure):
     figure : matplotlib.figure.Figure
         Figure to draw on.
     """
-    problems = list(dict.fromkeys(row["problem"] for row in result.rows))
-    figure.set_size_inches(4.2 * len(problems), 6.4)
-    axes = figure.subplots(2, len(problems), squeeze=False, sharex="col")
-    for column, problem in enumerate(problems):
-        rows = [row for row in result.rows if row["problem"] == problem]
-        comp = [row for row in rows if row["method"].startswith("CompAdaGrad")]
-        ks = [row["n_components"] for row in comp]
-        for ax, key, label in (
-            (axes[0, column], "test_error", "test error"),
-            (axes[1, column], "online_error", "online error"),
-        ):
-
-            def mean_sem(row, key=key):
-                values = np.asarray(row[f"{key}_trials"], dtype=float)
-                return values.mean(), values.std() / np.sqrt(len(values))
-
-            stats = [mean_sem(row) for row in comp]
-            ax.errorbar(
-                ks,
-                [m for m, _ in stats],
-                yerr=[e for _, e in stats],
-                fmt="o-",
-                capsize=3,
-                color="C0",
-                label="CompAdaGrad",
-            )
-            for row, color, style in ((rows[0], "C3", "--"), (rows[-1], "C2", ":")):
-                mean, sem = mean_sem(row)
-                ax.axhline(mean, color=color, linestyle=style, label=row["method"])
-                ax.axhspan(mean - sem, mean + sem, color=color, alpha=0.12)
-            ax.set_xscale("log", base=2)
-            if ks:
-                ax.set_xticks(ks, [str(k) for k in ks])
-            if column == 0:
-                ax.set_ylabel(f"{label} (mean ± s.e.)")
-        axes[0, column].set_title(
-            f"{problem} (d={rows[0]['n_features']})", fontsize="medium"
-        )
-        axes[1, column].set_xlabel("SRHT dimension k")
-    axes[0, 0].legend(fontsize="x-small")
-    figure.tight_layout()
+    compressed = [r for r in result.rows if r["method"].startswith("CompAdaGrad")]
+    points = []
+    for row in result.rows:
+        errors = {}
+        for key in ("test_error", "online_error"):
+            mean = row[f"{key}_mean"]
+            sem = row[f"{key}_std"] / np.sqrt(len(row[f"{key}_trials"]))
+            errors |= {key: mean, f"{key}_low": mean - sem, f"{key}_high": mean + sem}
+        # Diagonal and full-matrix AdaGrad: flat over the k of CompAdaGrad.
+        grid = [r["n_components"] for r in compressed if r["problem"] == row["problem"]]
+        curve, ks = row["method"], grid
+        if row in compressed:
+            curve, ks = "CompAdaGrad", [row["n_components"]]
+        points += [{**row, **errors, "curve": curve, "k": k} for k in ks]
+    ncols = len(result.metadata["problems"])
+    draw(replace(result, rows=points), figure, *PLOTS, size=(4.2, 3.2), ncols=ncols)

@@ -5,10 +5,15 @@ union of k random 2-dimensional linear subspaces of R^d, clustered by the
 sum-of-minimum model (Algorithm 5, Lloyd) and by the sum-of-product model
 (Algorithm 6, block coordinate descent after Peng 2023), both seeded by
 Algorithm 1.
+
+The cell loop and the panels beside the paper's values are shared with
+:mod:`._mlr_table`, the other table of the paper over a (k, d) grid.
 """
 
 import time
 import warnings
+from functools import partial
+from itertools import product
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -16,52 +21,108 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..cluster._gpca import GPCAClusterer
 from ..datasets import make_union_of_subspaces
+from ._plot import Panel, draw
 from ._result import Column
 from ._runner import TrialRunner
 
 N_CLUSTERS = (2, 3, 4)
 N_FEATURES = (4, 5, 6)
+# Trials per cell: quick, and the paper's.
+TRIALS = (20, 1000)
+MODELS = {"SoM": "sum_of_min", "SoP": "sum_of_product"}
 SUBSPACE_DIM = 2
 N_SAMPLES = 1000
-QUICK_TRIALS = 20
-FULL_TRIALS = 1000
-MODELS = (("SoM", "sum_of_min"), ("SoP", "sum_of_product"))
-# (name, description, scales of the two coordinates). Appendix E.1 draws
-# both coordinates from N(0, 1); the authors' GPCA.m scales the second by 0.2
-# (note section 7, item 3), which makes every subspace nearly a line.
-VARIANTS = (
-    ("paper", "Appendix E.1: y = xi_1 e_1 + xi_2 e_2", np.array([1.0, 1.0])),
-    ("code", "authors' GPCA.m: y = xi_1 e_1 + 0.2 xi_2 e_2", np.array([1.0, 0.2])),
-)
-
-# Table 1 of the paper: accuracy (%) after at most 50 iterations, by
-# (k, model), for d = 4, 5, 6.
-_PAPER_TABLE1 = {
-    (2, "SoM"): (98.24, 98.07, 98.19),
-    (2, "SoP"): (81.88, 75.90, 73.33),
-    (3, "SoM"): (95.04, 94.98, 95.94),
-    (3, "SoP"): (67.69, 62.89, 60.85),
-    (4, "SoM"): (91.30, 92.92, 93.73),
-    (4, "SoP"): (62.36, 59.65, 57.89),
+DATA = {"subspace_dim": SUBSPACE_DIM, "noise": 0.0}
+# One run from Algorithm 1's seeding; both models of a trial get its fit seed, so
+# they start from the same seeding (note section 7, item 14).
+FIT = {"subspace_dim": SUBSPACE_DIM, "init": "k-means++", "n_init": 1, "tol": 0.0}
+# Scales of the two coordinates of each data variant. Appendix E.1 draws both
+# from N(0, 1); the authors' GPCA.m scales the second by 0.2 (note section 7,
+# item 3), which makes every subspace nearly a line.
+VARIANTS = {"paper": (1.0, 1.0), "code": (1.0, 0.2)}
+# The paper by (k, model), for d = 4, 5, 6: Table 1's accuracy (%) after at most
+# 50 iterations, Table 2's accuracy (%) and CPU time (s) after at most 10.
+_PAPER = {
+    (2, "SoM"): ((98.24, 98.07, 98.19), (97.84, 97.93, 98.01), (0.08, 0.08, 0.08)),
+    (2, "SoP"): ((81.88, 75.90, 73.33), (81.78, 75.76, 73.24), (0.14, 0.14, 0.15)),
+    (3, "SoM"): ((95.04, 94.98, 95.94), (93.34, 94.14, 95.25), (0.19, 0.19, 0.16)),
+    (3, "SoP"): ((67.69, 62.89, 60.85), (67.18, 62.76, 60.80), (0.20, 0.22, 0.20)),
+    (4, "SoM"): ((91.30, 92.92, 93.73), (88.62, 91.78, 92.62), (0.32, 0.29, 0.27)),
+    (4, "SoP"): ((62.36, 59.65, 57.89), (61.52, 59.37, 57.82), (0.26, 0.27, 0.27)),
 }
-# Table 2: (accuracy (%), CPU time (s)) after at most 10 iterations.
-_PAPER_TABLE2 = {
-    (2, "SoM"): ((97.84, 0.08), (97.93, 0.08), (98.01, 0.08)),
-    (2, "SoP"): ((81.78, 0.14), (75.76, 0.14), (73.24, 0.15)),
-    (3, "SoM"): ((93.34, 0.19), (94.14, 0.19), (95.25, 0.16)),
-    (3, "SoP"): ((67.18, 0.20), (62.76, 0.22), (60.80, 0.20)),
-    (4, "SoM"): ((88.62, 0.32), (91.78, 0.29), (92.62, 0.27)),
-    (4, "SoP"): ((61.52, 0.26), (59.37, 0.27), (57.82, 0.27)),
-}
-PAPER_TABLE1 = {
-    key: dict(zip((4, 5, 6), values)) for key, values in _PAPER_TABLE1.items()
-}
+PAPER_TABLE1 = {key: dict(zip(N_FEATURES, t1)) for key, (t1, _, _) in _PAPER.items()}
 PAPER_TABLE2 = {
-    key: dict(zip((4, 5, 6), values)) for key, values in _PAPER_TABLE2.items()
+    key: dict(zip(N_FEATURES, zip(t2, times))) for key, (_, t2, times) in _PAPER.items()
 }
 # Issue 3's target for Table 1: sum-of-min within this many points of the
 # paper (or above it) in every cell.
 TARGET_POINTS = 2.0
+COLUMNS = (
+    Column("n_clusters", "k", group=True),
+    Column("n_features", "d", group=True),
+    Column("model", "model"),
+    Column("paper_accuracy", "paper (%)", ".2f"),
+    Column("accuracy_paper_mean", "ours, paper data (%)", ".2f", "accuracy_paper_se"),
+    Column("accuracy_paper_diff", "vs paper", "+.2f"),
+    Column("accuracy_code_mean", "ours, code data (%)", ".2f", "accuracy_code_se"),
+    Column("accuracy_code_diff", "vs paper", "+.2f"),
+    Column("n_iter_paper_mean", "iter. (paper)", ".1f"),
+    Column("n_iter_code_mean", "iter. (code)", ".1f"),
+)
+TIME_COLUMNS = (
+    Column("cpu_time_paper_mean", "CPU time (s)", ".4f"),
+    Column("paper_cpu_time", "paper CPU time (s)", ".2f"),
+)
+TARGET_TEXT = f"Target: SoM at most {TARGET_POINTS:g} points below the paper. "
+TIME_TEXT = "CPU time: time.process_time of one fit and its seeding, mean over trials. "
+# Table number: (max_iter, the paper's table, columns, the caption's own sentence).
+TABLES = {
+    1: (50, PAPER_TABLE1, COLUMNS, TARGET_TEXT),
+    2: (10, PAPER_TABLE2, COLUMNS + TIME_COLUMNS, TIME_TEXT),
+}
+CAPTION = (
+    "Table {table} of Ding et al. (2024), GPCA on k random 2-D subspaces of R^d, 1000 "
+    "points, no noise, new per trial: SoM (sum-of-min, Algorithm 5, stops when the "
+    "partition repeats) and SoP (sum-of-product, Algorithm 6, no early stop), at most "
+    "{max_iter} iterations from one Algorithm 1 seeding "
+    "(GPCAClusterer(init='k-means++', n_init=1, tol=0)). Paper data: "
+    "make_union_of_subspaces, Appendix E.1; code data: the same draws, second "
+    "coordinate scaled by 0.2 (the authors' GPCA.m). Accuracy: labels best matched to "
+    "the subspaces, mean ± standard error over {trials} trials (paper: 1000, MATLAB). "
+    "{extra}random_state={random_state}, n_jobs={n_jobs}, {cpu_count} cores."
+)
+ROW_KEYS = "n_clusters n_features codim model solver trials paper_accuracy".split()
+
+
+def _paper_panel(y, by, ylabel, title, split, se, paper, xlabel="d"):
+    """A :class:`Panel` of ``y`` ± ``se`` against d beside the ``paper`` values.
+
+    One axes per value of ``split``, one curve per value of ``by``; the
+    paper's values are dashed with crosses, in the color of the curve.
+    """
+
+    def extra(ax, rows):
+        for i, name in enumerate(dict.fromkeys(row[by] for row in rows)):
+            curve = [(row["n_features"], row[paper]) for row in rows if row[by] == name]
+            ax.plot(*zip(*curve), f"C{i}x--", label=f"{name} (paper)")
+
+    options = dict(title=title, split=split, yerr=se, ticks=True, extra=extra)
+    return Panel("n_features", y, by, xlabel, ylabel, **options)
+
+
+PLOT = tuple(
+    _paper_panel(
+        f"accuracy_{variant}_mean",
+        "model",
+        "accuracy (%)",
+        f"k = {{n_clusters}}, {variant} data",
+        "n_clusters",
+        f"accuracy_{variant}_se",
+        "paper_accuracy",
+        "ambient dimension d",
+    )
+    for variant in VARIANTS
+)
 
 
 def best_matching_accuracy(labels_true, labels_pred):
@@ -98,184 +159,92 @@ def best_matching_accuracy(labels_true, labels_pred):
     return float(contingency[rows, cols].sum() / len(true_codes))
 
 
-def _gpca_trials(n_clusters, n_features, max_iter, seeds):
-    """Accuracy, CPU time and iterations of both models on fresh data per seed.
-
-    Every trial fits both models on both data variants, which share the
-    bases, subspace memberships and coordinates of the trial. Returns arrays
-    of shape ``(len(VARIANTS), len(MODELS), len(seeds))``.
-    """
-    shape = (len(VARIANTS), len(MODELS), len(seeds))
-    accuracy, cpu_time, n_iter = np.empty(shape), np.empty(shape), np.empty(shape)
-    for t, seed in enumerate(seeds):
-        data_seed, fit_seed = np.random.RandomState(seed).randint(
-            np.iinfo(np.int32).max, size=2
-        )
-        for v, (_, _, scales) in enumerate(VARIANTS):
-            # The same data_seed: both variants share bases, memberships and
-            # coordinates; only the scale of the coordinates differs.
-            X_variant, labels, _ = make_union_of_subspaces(
-                N_SAMPLES,
-                n_features,
-                n_clusters,
-                subspace_dim=SUBSPACE_DIM,
-                noise=0.0,
-                coordinate_scales=scales,
-                random_state=data_seed,
-            )
-            for m, (_, model) in enumerate(MODELS):
-                # The same fit_seed: both models start from the same
-                # Algorithm 1 seeding (note section 7, item 14).
-                estimator = GPCAClusterer(
-                    n_clusters,
-                    subspace_dim=SUBSPACE_DIM,
-                    model=model,
-                    init="k-means++",
-                    n_init=1,
-                    max_iter=max_iter,
-                    tol=0.0,
-                    random_state=fit_seed,
-                )
-                start = time.process_time()
-                # A run that leaves a subspace empty is a trial like any
-                # other: its accuracy enters the table, its warning would
-                # only repeat that.
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ConvergenceWarning)
-                    estimator.fit(X_variant)
-                cpu_time[v, m, t] = time.process_time() - start
-                accuracy[v, m, t] = best_matching_accuracy(labels, estimator.labels_)
-                n_iter[v, m, t] = estimator.n_iter_
-    return accuracy, cpu_time, n_iter
-
-
-def _run_cells(run, max_iter):
-    """Every (k, d) cell: per-trial arrays by cell."""
-    # Seeds drawn up front, cell by cell: the results do not depend on n_jobs.
-    cells = [(k, d) for k in N_CLUSTERS for d in N_FEATURES]
-    seeds = {cell: run.seeds(run.trials) for cell in cells}
-    out = {}
-    for i, (k, d) in enumerate(cells, start=1):
-        run.report(f"cell {i}/{len(cells)}: k={k}, d={d}, {run.trials} trials")
-        chunks = run.map_seeds(_gpca_trials, (k, d, max_iter), seeds[k, d])
-        out[k, d] = tuple(
-            np.concatenate([chunk[field] for chunk in chunks], axis=2)
-            for field in range(3)
-        )
-    return out
-
-
 def _standard_error(values):
+    """Standard error of the mean of ``values``; None for a single value."""
     n = len(values)
     return float(values.std(ddof=1) / np.sqrt(n)) if n > 1 else None
 
 
-def _gpca_rows(out, trials, paper, with_time):
+def _trial_seeds(seed):
+    """The data and the fit seeds of the trial of ``seed``."""
+    return np.random.RandomState(seed).randint(np.iinfo(np.int32).max, size=2)
+
+
+def _cells(run, trials, n_clusters, n_features, *args):
+    """Yield ``k, d, fields`` for every (k, d) cell, in order.
+
+    ``trials(k, d, *args, seeds)`` returns a tuple of arrays whose last axis
+    is the trial; ``fields`` are those arrays over the cell's
+    ``run.trials`` trials. Every cell's seeds are drawn before the first
+    trial, so the results do not depend on ``n_jobs``.
+    """
+    seeds = {cell: run.seeds(run.trials) for cell in product(n_clusters, n_features)}
+    for i, ((k, d), cell_seeds) in enumerate(seeds.items(), start=1):
+        run.report(f"cell {i}/{len(seeds)}: k={k}, d={d}, {run.trials} trials")
+        chunks = run.map_seeds(trials, (k, d, *args), cell_seeds)
+        yield k, d, [np.concatenate(field, axis=-1) for field in zip(*chunks)]
+
+
+def _gpca_trials(n_clusters, n_features, max_iter, seeds):
+    """CPU time, accuracy and iterations of both models on fresh data per seed.
+
+    Every trial fits both models on both data variants, which share the
+    bases, subspace memberships and coordinates of the trial. Returns three
+    arrays of shape ``(len(VARIANTS), len(MODELS), len(seeds))``.
+    """
+    data = partial(make_union_of_subspaces, N_SAMPLES, n_features, n_clusters, **DATA)
+    estimator = partial(GPCAClusterer, n_clusters, max_iter=max_iter, **FIT)
+    out = np.empty((3, len(VARIANTS), len(MODELS), len(seeds)))
+    # A run that leaves a subspace empty is a trial like any other: its
+    # accuracy enters the table, its warning would only repeat that.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for t, seed in enumerate(seeds):
+            data_seed, fit_seed = _trial_seeds(seed)
+            for v, scales in enumerate(VARIANTS.values()):
+                X, labels, _ = data(coordinate_scales=scales, random_state=data_seed)
+                for m, model in enumerate(MODELS.values()):
+                    start = time.process_time()
+                    fitted = estimator(model=model, random_state=fit_seed).fit(X)
+                    out[:, v, m, t] = (
+                        time.process_time() - start,
+                        best_matching_accuracy(labels, fitted.labels_),
+                        fitted.n_iter_,
+                    )
+    return tuple(out)
+
+
+def _run_table(table, full, trials, random_state, n_jobs, progress):
+    """Run every cell of Table 1 or 2 and build its result (CPU time in 2)."""
+    run = TrialRunner(TRIALS, full, trials, random_state, n_jobs, progress)
+    max_iter, paper, columns, extra = TABLES[table]
     rows = []
-    for (k, d), (accuracy, cpu_time, n_iter) in out.items():
-        for m, (label, model) in enumerate(MODELS):
-            reference = paper[k, label][d]
-            paper_accuracy, paper_time = reference if with_time else (reference, None)
-            row = {
-                "n_clusters": k,
-                "n_features": d,
-                "codim": d - SUBSPACE_DIM,
-                "model": label,
-                "solver": model,
-                "trials": trials,
-                "paper_accuracy": paper_accuracy,
-                "paper_cpu_time": paper_time,
-            }
-            for v, (variant, _, _) in enumerate(VARIANTS):
+    cells = _cells(run, _gpca_trials, N_CLUSTERS, N_FEATURES, max_iter)
+    for k, d, (cpu_time, accuracy, n_iter) in cells:
+        for m, (label, model) in enumerate(MODELS.items()):
+            value = paper[k, label][d]
+            reference, paper_time = value if table == 2 else (value, None)
+            values = (k, d, d - SUBSPACE_DIM, label, model, run.trials, reference)
+            row = dict(zip(ROW_KEYS, values), paper_cpu_time=paper_time)
+            for v, variant in enumerate(VARIANTS):
                 percent = 100 * accuracy[v, m]
+                mean = float(percent.mean())
                 row |= {
-                    f"accuracy_{variant}_mean": float(percent.mean()),
+                    f"accuracy_{variant}_mean": mean,
                     f"accuracy_{variant}_se": _standard_error(percent),
                     f"accuracy_{variant}_min": float(percent.min()),
-                    f"accuracy_{variant}_diff": float(percent.mean() - paper_accuracy),
+                    f"accuracy_{variant}_diff": mean - reference,
                     f"n_iter_{variant}_mean": float(n_iter[v, m].mean()),
                     f"cpu_time_{variant}_mean": float(cpu_time[v, m].mean()),
                 }
                 if label == "SoM":
-                    row[f"target_met_{variant}"] = bool(
-                        percent.mean() >= paper_accuracy - TARGET_POINTS
-                    )
+                    row[f"target_met_{variant}"] = mean >= reference - TARGET_POINTS
             rows.append(row)
-    return rows
-
-
-def _caption(table, max_iter, run, extra):
-    return (
-        f"Table {table} of Ding et al. (2024), GPCA: cluster accuracy (%) of the "
-        f"sum-of-min model (SoM, Algorithm 5: Lloyd, stops when the partition "
-        f"repeats) and the sum-of-product model (SoP, Algorithm 6: block "
-        f"coordinate descent, no early stop), both at most {max_iter} "
-        "iterations from the same Algorithm 1 seeding (GPCAClusterer(init="
-        "'k-means++', n_init=1, tol=0)). Data: k random 2-D subspaces of R^d "
-        f"(co-dimension r = d - 2), N = {N_SAMPLES} points, no noise, "
-        "regenerated per trial, in two variants sharing bases, memberships and "
-        "Gaussian coordinates: 'paper' = make_union_of_subspaces(subspace_dim=2, "
-        "noise=0), equal-scale coordinates as Appendix E.1 states; 'code' = the "
-        "authors' GPCA.m, second coordinate scaled by 0.2 "
-        "(coordinate_scales=(1, 0.2)). Accuracy: best matching of the labels "
-        "to the true subspaces over all permutations, "
-        f"mean ± standard error over {run.trials} trials; 'vs paper': ours minus "
-        f"the paper's. {extra}Paper: 1000 trials, MATLAB. random_state="
-        f"{run.random_state}, n_jobs={run.n_jobs}, {run.cpu_count} cores."
-    )
-
-
-def _columns(with_time):
-    columns = [
-        Column("n_clusters", "k", group=True),
-        Column("n_features", "d", group=True),
-        Column("model", "model"),
-        Column("paper_accuracy", "paper (%)", ".2f"),
-    ]
-    for variant, _, _ in VARIANTS:
-        columns += [
-            Column(
-                f"accuracy_{variant}_mean",
-                f"ours, {variant} data (%)",
-                ".2f",
-                f"accuracy_{variant}_se",
-            ),
-            Column(f"accuracy_{variant}_diff", "vs paper", "+.2f"),
-        ]
-    columns += [
-        Column(f"n_iter_{variant}_mean", f"iter. ({variant})", ".1f")
-        for variant, _, _ in VARIANTS
-    ]
-    if with_time:
-        columns += [
-            Column("cpu_time_paper_mean", "CPU time (s)", ".4f"),
-            Column("paper_cpu_time", "paper CPU time (s)", ".2f"),
-        ]
-    return columns
-
-
-def _run_table(
-    table, max_iter, paper, extra, full, trials, random_state, n_jobs, progress
-):
-    """Run every cell of Table 1 or 2 and build its result (CPU time in 2)."""
-    run = TrialRunner(
-        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
-    )
-    with_time = table == 2
-    rows = _gpca_rows(_run_cells(run, max_iter), run.trials, paper, with_time)
-    return run.result(
-        f"gpca-table{table}",
-        rows,
-        _columns(with_time=with_time),
-        _caption(table, max_iter, run, extra),
-        max_iter=max_iter,
-        n_samples=N_SAMPLES,
-        subspace_dim=SUBSPACE_DIM,
-        n_clusters=list(N_CLUSTERS),
-        n_features=list(N_FEATURES),
-        variants={name: description for name, description, _ in VARIANTS},
-        n_jobs=run.n_jobs,
-    )
+    settings = dict(max_iter=max_iter, n_samples=N_SAMPLES, **DATA)
+    caption = CAPTION.format(**vars(run), **settings, table=table, extra=extra)
+    grid = dict(n_clusters=N_CLUSTERS, n_features=N_FEATURES, variants=VARIANTS)
+    name = f"gpca-table{table}"
+    return run.result(name, rows, columns, caption, **settings, **grid, n_jobs=n_jobs)
 
 
 def run_gpca_table1(
@@ -306,13 +275,7 @@ def run_gpca_table1(
         ``cpu_time_V_mean`` and, for SoM, ``target_met_V`` (within 2 points
         of the paper or above).
     """
-    extra = (
-        f"Target (issue 3): SoM within {TARGET_POINTS:g} points of the paper or "
-        "above, SoP far below. "
-    )
-    return _run_table(
-        1, 50, PAPER_TABLE1, extra, full, trials, random_state, n_jobs, progress
-    )
+    return _run_table(1, full, trials, random_state, n_jobs, progress)
 
 
 def run_gpca_table2(
@@ -339,21 +302,13 @@ def run_gpca_table2(
         One row per (k, d, model) with the keys of :func:`run_gpca_table1`
         and ``paper_cpu_time``.
     """
-    extra = (
-        "CPU time: time.process_time of one fit (seeding included), mean over "
-        "trials, in the process that runs it; compare the ordering and order of "
-        "magnitude with the paper's, not the seconds. "
-    )
-    return _run_table(
-        2, 10, PAPER_TABLE2, extra, full, trials, random_state, n_jobs, progress
-    )
+    return _run_table(2, full, trials, random_state, n_jobs, progress)
 
 
 def plot_gpca_table(result, figure):
-    """Accuracy of both models against d, one panel per k, beside the paper.
+    """Accuracy of both models against d, one panel per k and data variant.
 
-    Solid lines: the paper's data recipe; dotted: the authors' code's;
-    dashed with crosses: the paper's table.
+    Solid lines with error bars: ours; dashed with crosses: the paper's table.
 
     Parameters
     ----------
@@ -362,39 +317,6 @@ def plot_gpca_table(result, figure):
     figure : matplotlib.figure.Figure
         Figure to draw on.
     """
-    axes = figure.subplots(1, len(N_CLUSTERS), sharey=True, squeeze=False)[0]
-    for ax, k in zip(axes, N_CLUSTERS):
-        for (label, _), color in zip(MODELS, ("C0", "C3")):
-            rows = [
-                r for r in result.rows if r["n_clusters"] == k and r["model"] == label
-            ]
-            d = [r["n_features"] for r in rows]
-            for (variant, _, _), line in zip(VARIANTS, ("-", ":")):
-                ax.errorbar(
-                    d,
-                    [r[f"accuracy_{variant}_mean"] for r in rows],
-                    yerr=[r[f"accuracy_{variant}_se"] or 0.0 for r in rows],
-                    color=color,
-                    marker="o",
-                    linestyle=line,
-                    capsize=3,
-                    label=f"{label}, {variant} data",
-                )
-            ax.plot(
-                d,
-                [r["paper_accuracy"] for r in rows],
-                color=color,
-                marker="x",
-                linestyle="--",
-                label=f"{label} (paper)",
-            )
-        ax.set_title(f"k = {k}")
-        ax.set_xlabel("ambient dimension d")
-        ax.set_xticks(N_FEATURES)
-    axes[0].set_ylabel("accuracy (%)")
-    axes[-1].legend(fontsize="small")
-    figure.suptitle(
-        f"{result.name}: max {result.metadata['max_iter']} iterations, "
-        f"{result.metadata['trials']} trials per cell"
-    )
-    figure.tight_layout()
+    title = "{name}: max {max_iter} iterations, {trials} trials per cell"
+    title = title.format(name=result.name, **result.metadata)
+    draw(result, figure, *PLOT, size=(3.2, 3.4), title=title, ncols=3)

@@ -10,22 +10,22 @@ subset, against the subset size m.
 import importlib.util
 import math
 import time
+from functools import partial
 
 import numpy as np
 
 from ..datasets import make_gaussian_mixture
 from ..oracles import kernel_mean_squared_norm, squared_mmd
+from ..sampling import KernelHerdingSampler
+from ._plot import Panel, draw
 from ._result import Column
 from ._runner import TrialRunner
 
 SUBSET_SIZES = (16, 32, 64, 128, 256)
-QUICK_DIMENSIONS = (2,)
-FULL_DIMENSIONS = (2, 10)
-QUICK_N_SAMPLES = 2000
-FULL_N_SAMPLES = 4000
-N_MIXTURE_COMPONENTS = 4
-QUICK_TRIALS = 10
-FULL_TRIALS = 30
+QUICK = {"n_samples": 2000, "dimensions": (2,)}
+FULL = {"n_samples": 4000, "dimensions": (2, 10)}
+# i.i.d. seeds at the quick and at the paper's size.
+TRIALS = (10, 30)
 # LSH herding runs on explicit random Fourier features.
 LSH_OPTIONS = {
     "feature_map": "rff",
@@ -36,11 +36,41 @@ LSH_OPTIONS = {
     "n_probes": 16,
     "n_candidates": 0.05,
 }
-METHODS = (
-    "herding (exact)",
-    "herding (LSH, RFF 256)",
-    "i.i.d. (median)",
-    "kernel thinning",
+COLUMNS = (
+    Column("n_features", "d", group=True),
+    Column("method", "method", group=True),
+    Column("m", "m"),
+    Column("mmd2", "MMD^2", ".3e"),
+    Column("ratio_to_iid", "/ i.i.d. median", ".3f"),
+    Column("scored_fraction", "scored / n per iter", ".3f"),
+    Column("fit_time", "fit time (s)", ".3f"),
+)
+CAPTION = (
+    "Table: squared MMD (exact RBF kernel, gamma = 1/(2d)) between n = {n_samples} "
+    "points of a 4-component Gaussian mixture (make_gaussian_mixture) and a weighted "
+    "subset of m of them. Herding (exact): KernelHerdingSampler(feature_map='exact', "
+    "maxip='exact'), Algorithm 3 with the kernel trick; herding (LSH): {lsh} "
+    "(Algorithm 4). i.i.d.: m points uniformly without replacement, uniform weights, "
+    "median over {run.trials} seeds. Kernel thinning: {kernel_thinning}. "
+    "random_state={run.random_state}, {run.cpu_count} cores."
+)
+# The caption's kernel-thinning text, indexed by whether goodpoints imports.
+KERNEL_THINNING_TEXT = (
+    "skipped, the optional goodpoints package is not installed",
+    "goodpoints.kt.thin (target kernel as split and swap kernel, delta=0.5) on the "
+    "first m 2^r <= n rows",
+)
+PLOT = Panel(
+    "m",
+    "mmd2",
+    "method",
+    "subset size m",
+    "squared MMD (RBF)",
+    title="Gaussian mixture, d = {n_features}, n = {n_samples}",
+    split="n_features",
+    band=("mmd2_q25", "mmd2_q75"),
+    xscale={"value": "log", "base": 2},
+    yscale="log",
 )
 
 
@@ -54,7 +84,7 @@ def kernel_thinning_available():
 
     Examples
     --------
-    >>> from skcgm.experiments import kernel_thinning_available
+    >>> from skcgm.experiments._herding import kernel_thinning_available
     >>> isinstance(kernel_thinning_available(), bool)
     True
     """
@@ -66,7 +96,7 @@ def _kernel_thinning(X, m, gamma, seed):
 
     KT halves ``r`` times, so it runs on the first ``m 2^r <= n`` rows (the
     rows are in random order) with the target kernel as split and swap
-    kernel.
+    kernel. Nothing is scored: the fraction is None.
     """
     from goodpoints import kt
 
@@ -75,22 +105,50 @@ def _kernel_thinning(X, m, gamma, seed):
 
     rounds = int(math.floor(math.log2(X.shape[0] / m)))
     rows = X[: m * 2**rounds]
-    indices = kt.thin(rows, rounds, kernel, kernel, delta=0.5, seed=int(seed))
-    indices = np.asarray(indices)
-    return indices, np.full(len(indices), 1.0 / len(indices))
+    indices = np.asarray(kt.thin(rows, rounds, kernel, kernel, delta=0.5, seed=seed))
+    return indices, np.full(len(indices), 1.0 / len(indices)), None
 
 
-def _herding(X, m, gamma, seed, options):
-    from ..sampling import KernelHerdingSampler
-
+def _herding(options, X, m, gamma, seed):
+    """Herding's subset, weights and mean fraction of the rows scored per step."""
     sampler = KernelHerdingSampler(
         n_samples=m, kernel="rbf", gamma=gamma, random_state=seed, **options
-    )
-    start = time.perf_counter()
-    sampler.fit(X)
-    fit_time = time.perf_counter() - start
+    ).fit(X)
     scored = float(np.mean(sampler.n_scored_) / X.shape[0])
-    return sampler.sample_indices_, sampler.sample_weights_, fit_time, scored
+    return sampler.sample_indices_, sampler.sample_weight_, scored
+
+
+def _uniform(X, m, gamma, seed):
+    """m rows drawn uniformly without replacement, uniform weights."""
+    indices = np.random.RandomState(seed).choice(X.shape[0], m, replace=False)
+    return indices, np.full(m, 1.0 / m), None
+
+
+def _measure(fit, seeds, m, X, gamma, norm):
+    """MMD^2 of the subset of size m ``fit`` draws, with its time and cost.
+
+    ``norm`` is the squared norm of the data's kernel mean. Over several seeds
+    (i.i.d. subsets), the median and quartiles instead.
+    """
+    start = time.perf_counter()
+    subsets = [fit(X, m, gamma, int(seed)) for seed in seeds]
+    fit_time = time.perf_counter() - start
+    mmd2 = [squared_mmd(X, i, w, gamma=gamma, data_term=norm) for i, w, _ in subsets]
+    if fit is not _uniform:
+        return {"mmd2": mmd2[0], "scored_fraction": subsets[0][2], "fit_time": fit_time}
+    quartiles = np.percentile(mmd2, [50, 25, 75]).tolist()
+    row = dict(zip(("mmd2", "mmd2_q25", "mmd2_q75"), quartiles))
+    return row | {"scored_fraction": None, "fit_time": None}
+
+
+IID = "i.i.d. (median)"
+# The subset each method draws, in the order of the table.
+METHODS = {
+    "herding (exact)": partial(_herding, {"feature_map": "exact", "maxip": "exact"}),
+    "herding (LSH, RFF 256)": partial(_herding, LSH_OPTIONS),
+    IID: _uniform,
+    "kernel thinning": _kernel_thinning,
+}
 
 
 def run_herding(
@@ -150,135 +208,36 @@ def run_herding(
         i.i.d. median), ``scored_fraction`` (herding: mean candidates scored
         per iteration over n) and ``fit_time`` (s).
     """
-    run = TrialRunner(
-        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
-    )
-    trials = run.trials
-    if n_samples is None:
-        n_samples = FULL_N_SAMPLES if full else QUICK_N_SAMPLES
-    if dimensions is None:
-        dimensions = FULL_DIMENSIONS if full else QUICK_DIMENSIONS
+    run = TrialRunner(TRIALS, full, trials, random_state, n_jobs, progress)
+    size = run.settings(QUICK, FULL, n_samples=n_samples, dimensions=dimensions)
     have_kt = kernel_thinning_available()
+    methods = {k: f for k, f in METHODS.items() if have_kt or f is not _kernel_thinning}
     rows = []
-    for d in dimensions:
+    for d in size.dimensions:
         X = make_gaussian_mixture(
-            n_samples,
-            d,
-            n_components=N_MIXTURE_COMPONENTS,
-            random_state=run.seed(),
+            size.n_samples, d, n_components=4, random_state=run.seed()
         )
         gamma = 1.0 / (2.0 * d)
-        data_term = kernel_mean_squared_norm(X, gamma=gamma)
-        seed = run.seed()
-        iid_seeds = run.seeds(trials)
-
-        def mmd2(indices, weights, X=X, gamma=gamma, data_term=data_term):
-            return squared_mmd(X, indices, weights, gamma=gamma, data_term=data_term)
-
-        iid_median = {}
+        data = (X, gamma, kernel_mean_squared_norm(X, gamma=gamma))
+        seed, iid_seeds = run.seed(), run.seeds(run.trials)
+        common = {"n_features": d, "n_samples": size.n_samples, "gamma": gamma}
         block = []
-        run.report(f"d={d}: i.i.d., {trials} seeds")
-        for m in subset_sizes:
-            values = []
-            for s in iid_seeds:
-                indices = np.random.RandomState(s).choice(n_samples, m, replace=False)
-                values.append(mmd2(indices, np.full(m, 1.0 / m)))
-            q25, median, q75 = np.percentile(values, [25, 50, 75])
-            iid_median[m] = median
-            block.append(
-                {
-                    "method": METHODS[2],
-                    "m": m,
-                    "mmd2": float(median),
-                    "mmd2_q25": float(q25),
-                    "mmd2_q75": float(q75),
-                    "scored_fraction": None,
-                    "fit_time": None,
-                }
-            )
-        for method, options in (
-            (METHODS[0], {"feature_map": "exact", "maxip": "exact"}),
-            (METHODS[1], LSH_OPTIONS),
-        ):
+        for method, fit in methods.items():
             run.report(f"d={d}: {method}")
-            for m in subset_sizes:
-                indices, weights, fit_time, scored = _herding(
-                    X, m, gamma, seed, options
-                )
-                block.append(
-                    {
-                        "method": method,
-                        "m": m,
-                        "mmd2": mmd2(indices, weights),
-                        "scored_fraction": scored,
-                        "fit_time": fit_time,
-                    }
-                )
-        if have_kt:
-            run.report(f"d={d}: kernel thinning")
-            for m in subset_sizes:
-                t0 = time.perf_counter()
-                indices, weights = _kernel_thinning(X, m, gamma, seed)
-                block.append(
-                    {
-                        "method": METHODS[3],
-                        "m": m,
-                        "mmd2": mmd2(indices, weights),
-                        "scored_fraction": None,
-                        "fit_time": time.perf_counter() - t0,
-                    }
-                )
-        order = {method: i for i, method in enumerate(METHODS)}
-        block.sort(key=lambda row: (order[row["method"]], row["m"]))
+            seeds = iid_seeds if fit is _uniform else [seed]
+            block += [
+                {"method": method, "m": m, **common, **_measure(fit, seeds, m, *data)}
+                for m in sorted(subset_sizes)
+            ]
+        iid = {row["m"]: row["mmd2"] for row in block if row["method"] == IID}
         for row in block:
-            row.update(
-                {
-                    "n_features": d,
-                    "n_samples": n_samples,
-                    "gamma": gamma,
-                    "ratio_to_iid": row["mmd2"] / iid_median[row["m"]],
-                }
-            )
-            rows.append(row)
-    columns = [
-        Column("n_features", "d", group=True),
-        Column("method", "method", group=True),
-        Column("m", "m"),
-        Column("mmd2", "MMD^2", ".3e"),
-        Column("ratio_to_iid", "/ i.i.d. median", ".3f"),
-        Column("scored_fraction", "scored / n per iter", ".3f"),
-        Column("fit_time", "fit time (s)", ".3f"),
-    ]
-    kt_text = (
-        "Kernel thinning: goodpoints.kt.thin (target kernel as split and swap "
-        "kernel, delta=0.5) on the first m 2^r <= n rows."
-        if have_kt
-        else "Kernel thinning: skipped, the optional goodpoints package is not "
-        "installed (pip install goodpoints)."
-    )
-    caption = (
-        "Table: squared MMD (exact RBF kernel, gamma = 1/(2d)) between n = "
-        f"{n_samples} points of a {N_MIXTURE_COMPONENTS}-component Gaussian "
-        "mixture and a weighted subset of m of them, against m. Herding (exact): "
-        "KernelHerdingSampler(feature_map='exact', maxip='exact'), Algorithm 3 "
-        "with the kernel trick; herding (LSH): feature_map='rff', "
-        "n_components=256, maxip='lsh', n_tables=16, n_bits=8, n_probes=16, "
-        "n_candidates=0.05 (Algorithm 4), "
-        "its MMD measured with the exact kernel; scored / n: mean candidates "
-        "scored per iteration over n. i.i.d.: m points uniformly without "
-        f"replacement, uniform weights, median over {trials} seeds. "
-        f"{kt_text} random_state={random_state}, {run.cpu_count} cores."
-    )
+            row["ratio_to_iid"] = row["mmd2"] / iid[row["m"]]
+        rows += block
+    lsh = ", ".join(f"{key}={value!r}" for key, value in LSH_OPTIONS.items())
+    text = KERNEL_THINNING_TEXT[have_kt]
+    caption = CAPTION.format(run=run, lsh=lsh, kernel_thinning=text, **vars(size))
     return run.result(
-        "herding",
-        rows,
-        columns,
-        caption,
-        n_samples=n_samples,
-        dimensions=list(dimensions),
-        subset_sizes=list(subset_sizes),
-        lsh_options=LSH_OPTIONS,
-        kernel_thinning=have_kt,
+        "herding", rows, list(COLUMNS), caption, subset_sizes=subset_sizes, **vars(size)
     )
 
 
@@ -292,31 +251,4 @@ def plot_herding(result, figure):
     figure : matplotlib.figure.Figure
         Figure to draw on.
     """
-    dimensions = list(dict.fromkeys(row["n_features"] for row in result.rows))
-    figure.set_size_inches(5.0 * len(dimensions), 4.0)
-    axes = figure.subplots(1, len(dimensions), squeeze=False)[0]
-    markers = dict(zip(METHODS, "os^v"))
-    for ax, d in zip(axes, dimensions):
-        n_samples = next(r["n_samples"] for r in result.rows if r["n_features"] == d)
-        for method in METHODS:
-            rows = [
-                r for r in result.rows if r["n_features"] == d and r["method"] == method
-            ]
-            if not rows:
-                continue
-            m = [r["m"] for r in rows]
-            ax.plot(m, [r["mmd2"] for r in rows], marker=markers[method], label=method)
-            if "mmd2_q25" in rows[0]:
-                ax.fill_between(
-                    m,
-                    [r["mmd2_q25"] for r in rows],
-                    [r["mmd2_q75"] for r in rows],
-                    alpha=0.2,
-                )
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("subset size m")
-        ax.set_ylabel("squared MMD (RBF)")
-        ax.set_title(f"Gaussian mixture, d = {d}, n = {n_samples}")
-        ax.legend(fontsize="small")
-    figure.tight_layout()
+    draw(result, figure, PLOT)

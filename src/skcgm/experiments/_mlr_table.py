@@ -14,10 +14,15 @@ three initializations: i.i.d. standard Gaussian coefficients, uniform
 seeding and the proposed generalized k-means++ seeding.
 """
 
+from functools import partial
+from itertools import product
+
 import numpy as np
 
 from ..datasets import make_mixed_linear_regression
 from ..linear_model import MixedLinearRegressor
+from ._gpca_tables import _cells, _paper_panel, _standard_error, _trial_seeds
+from ._plot import draw
 from ._result import Column
 from ._runner import TrialRunner
 
@@ -26,10 +31,12 @@ N_FEATURES = (4, 5, 6, 7, 8)
 N_SAMPLES = 1000
 NOISE = 0.01
 ALPHA = 0.01
-# The authors' code: iter_max = 10000, which never binds.
+# Algorithm 7 without intercept, one run per initialization. The authors' code:
+# iter_max = 10000, which never binds.
+FIT = dict(alpha=ALPHA, fit_intercept=False, solver="exact", n_init=1, tol=0.0)
 MAX_ITER = 10_000
-QUICK_TRIALS = 30
-FULL_TRIALS = 1000
+# Trials per cell: quick, and the paper's.
+TRIALS = (30, 1000)
 # (label, MixedLinearRegressor options). The authors' code seeds with the
 # gradient-norm scores of Algorithm 4 (note section 7, item 4).
 INITS = (
@@ -37,77 +44,56 @@ INITS = (
     ("unif. seeding", {"init": "uniform"}),
     ("proposed", {"init": "k-means++", "init_score": "gradient"}),
 )
-# Table 3 of the paper: (failure rate, average iteration number) by
-# (k, init), for d = 4, ..., 8.
-_PAPER_TABLE3 = {
-    (4, "random"): (
-        (0.056, 17.577),
-        (0.031, 18.378),
-        (0.038, 19.923),
-        (0.058, 21.631),
-        (0.071, 22.344),
-    ),
-    (4, "unif. seeding"): (
-        (0.057, 16.139),
-        (0.034, 16.885),
-        (0.050, 18.022),
-        (0.055, 18.708),
-        (0.075, 19.959),
-    ),
-    (4, "proposed"): (
-        (0.050, 14.551),
-        (0.036, 15.276),
-        (0.034, 16.020),
-        (0.044, 16.936),
-        (0.051, 17.409),
-    ),
-    (5, "random"): (
-        (0.161, 26.355),
-        (0.156, 28.844),
-        (0.172, 32.247),
-        (0.238, 35.042),
-        (0.321, 38.324),
-    ),
-    (5, "unif. seeding"): (
-        (0.145, 23.728),
-        (0.136, 25.914),
-        (0.143, 27.671),
-        (0.198, 29.935),
-        (0.256, 32.662),
-    ),
-    (5, "proposed"): (
-        (0.162, 21.552),
-        (0.130, 23.476),
-        (0.143, 25.933),
-        (0.161, 27.268),
-        (0.217, 29.086),
-    ),
-    (6, "random"): (
-        (0.363, 35.831),
-        (0.382, 41.043),
-        (0.504, 43.999),
-        (0.594, 47.918),
-        (0.739, 48.730),
-    ),
-    (6, "unif. seeding"): (
-        (0.347, 31.536),
-        (0.350, 35.230),
-        (0.408, 39.688),
-        (0.524, 42.453),
-        (0.596, 43.117),
-    ),
-    (6, "proposed"): (
-        (0.339, 29.610),
-        (0.312, 33.460),
-        (0.389, 36.068),
-        (0.463, 39.010),
-        (0.563, 40.320),
-    ),
-}
+# Table 3 of the paper: failure rate and average iteration number for each d
+# in 4, ..., 8, one line per (k, init) in the order of N_COMPONENTS and INITS.
+_PAPER_TABLE3 = (
+    (0.056, 17.577, 0.031, 18.378, 0.038, 19.923, 0.058, 21.631, 0.071, 22.344),
+    (0.057, 16.139, 0.034, 16.885, 0.050, 18.022, 0.055, 18.708, 0.075, 19.959),
+    (0.050, 14.551, 0.036, 15.276, 0.034, 16.020, 0.044, 16.936, 0.051, 17.409),
+    (0.161, 26.355, 0.156, 28.844, 0.172, 32.247, 0.238, 35.042, 0.321, 38.324),
+    (0.145, 23.728, 0.136, 25.914, 0.143, 27.671, 0.198, 29.935, 0.256, 32.662),
+    (0.162, 21.552, 0.130, 23.476, 0.143, 25.933, 0.161, 27.268, 0.217, 29.086),
+    (0.363, 35.831, 0.382, 41.043, 0.504, 43.999, 0.594, 47.918, 0.739, 48.730),
+    (0.347, 31.536, 0.350, 35.230, 0.408, 39.688, 0.524, 42.453, 0.596, 43.117),
+    (0.339, 29.610, 0.312, 33.460, 0.389, 36.068, 0.463, 39.010, 0.563, 40.320),
+)
 PAPER_TABLE3 = {
-    key: dict(zip((4, 5, 6, 7, 8), values)) for key, values in _PAPER_TABLE3.items()
+    (k, init): dict(zip(N_FEATURES, zip(values[::2], values[1::2])))
+    for (k, (init, _)), values in zip(product(N_COMPONENTS, INITS), _PAPER_TABLE3)
 }
 PAPER_TRIALS = 1000
+COLUMNS = (
+    Column("n_components", "k", group=True),
+    Column("n_features", "d", group=True),
+    Column("init", "init"),
+    Column("failure_rate", "failure rate", ".3f", "failure_se"),
+    Column("paper_failure_rate", "paper fail.", ".3f"),
+    Column("within_2se", "<= paper + 2 se"),
+    Column("n_iter_mean", "iterations", ".2f", "n_iter_se"),
+    Column("paper_n_iter", "paper iter.", ".3f"),
+    Column("fewest_iterations", "fewest iter."),
+)
+CAPTION = (
+    "Table 3 of Ding et al. (2024), l2-regularized mixed linear regression: Algorithm "
+    "7 (MixedLinearRegressor(alpha={alpha}, solver='exact', tol=0, "
+    "max_iter={max_iter}, n_init=1), empty components kept) after i.i.d. N(0, I) "
+    "coefficients (random), uniform seeding, or k-means++ with gradient-norm scores "
+    "(proposed, Algorithm 4), on the same "
+    "make_mixed_linear_regression(n_samples={n_samples}, noise={noise}) per trial. A "
+    "run fails if its final F (with the lambda term) exceeds F at the true "
+    "coefficients; iterations: updates until the partition repeats. ± binomial and "
+    "standard errors over {trials} trials (paper: {paper_trials}); '<= paper + 2 se': "
+    "two standard errors of the difference. random_state={random_state}, "
+    "n_jobs={n_jobs}, {cpu_count} cores."
+)
+ROW_KEYS = "n_components n_features init options trials".split()
+PLOT = tuple(
+    _paper_panel(y, "init", ylabel, "k = {n_components}", "n_components", se, paper)
+    for y, se, paper, ylabel in (
+        ("failure_rate", "failure_se", "paper_failure_rate", "failure rate"),
+        ("n_iter_mean", "n_iter_se", "paper_n_iter", "mean iterations"),
+    )
+)
 
 
 def regularized_objective(X, y, coef, alpha=ALPHA):
@@ -141,7 +127,7 @@ def regularized_objective(X, y, coef, alpha=ALPHA):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.experiments import regularized_objective
+    >>> from skcgm.experiments._mlr_table import regularized_objective
     >>> X = np.array([[1.0], [1.0]])
     >>> y = np.array([1.0, -1.0])
     >>> regularized_objective(X, y, np.array([[1.0], [-1.0]]), alpha=0.5)
@@ -181,7 +167,7 @@ def run_failed(X, y, coef, true_coef, alpha=ALPHA):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.experiments import run_failed
+    >>> from skcgm.experiments._mlr_table import run_failed
     >>> X = np.array([[1.0], [2.0], [1.0], [2.0]])
     >>> y = np.array([1.0, 2.0, -1.0, -2.0])
     >>> true_coef = np.array([[1.0], [-1.0]])
@@ -190,9 +176,8 @@ def run_failed(X, y, coef, true_coef, alpha=ALPHA):
     >>> run_failed(X, y, np.array([[1.0], [1.0]]), true_coef, alpha=0.1)
     True
     """
-    return regularized_objective(X, y, coef, alpha) > regularized_objective(
-        X, y, true_coef, alpha
-    )
+    objective = partial(regularized_objective, X, y, alpha=alpha)
+    return objective(coef) > objective(true_coef)
 
 
 def _mlr_trials(n_components, n_features, seeds):
@@ -200,29 +185,18 @@ def _mlr_trials(n_components, n_features, seeds):
 
     Returns boolean and integer arrays of shape ``(len(INITS), len(seeds))``.
     """
+    estimator = partial(MixedLinearRegressor, n_components, max_iter=MAX_ITER, **FIT)
     failed = np.empty((len(INITS), len(seeds)), dtype=bool)
     n_iter = np.empty((len(INITS), len(seeds)), dtype=np.int64)
     for t, seed in enumerate(seeds):
-        data_seed, fit_seed = np.random.RandomState(seed).randint(
-            np.iinfo(np.int32).max, size=2
-        )
+        data_seed, fit_seed = _trial_seeds(seed)
         X, y, coef, _ = make_mixed_linear_regression(
-            N_SAMPLES, n_features, n_components, noise=NOISE, random_state=data_seed
+            N_SAMPLES, n_features, n_components, NOISE, data_seed
         )
         for m, (_, options) in enumerate(INITS):
-            estimator = MixedLinearRegressor(
-                n_components,
-                alpha=ALPHA,
-                fit_intercept=False,
-                solver="exact",
-                n_init=1,
-                max_iter=MAX_ITER,
-                tol=0.0,
-                random_state=fit_seed,
-                **options,
-            ).fit(X, y)
-            failed[m, t] = run_failed(X, y, estimator.coef_, coef)
-            n_iter[m, t] = estimator.n_iter_
+            fitted = estimator(random_state=fit_seed, **options).fit(X, y)
+            failed[m, t] = run_failed(X, y, fitted.coef_, coef)
+            n_iter[m, t] = fitted.n_iter_
     return failed, n_iter
 
 
@@ -266,86 +240,31 @@ def run_mlr_table3(
         the difference), ``n_iter_mean``, ``n_iter_se``, ``paper_n_iter`` and
         ``fewest_iterations`` (lowest mean of its (k, d) cell).
     """
-    run = TrialRunner(
-        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
-    )
-    trials = run.trials
-    cells = [(k, d) for k in N_COMPONENTS for d in N_FEATURES]
-    # Seeds drawn up front, cell by cell: the results do not depend on n_jobs.
-    seeds = {cell: run.seeds(trials) for cell in cells}
+    run = TrialRunner(TRIALS, full, trials, random_state, n_jobs, progress)
     rows = []
-    for i, (k, d) in enumerate(cells, start=1):
-        run.report(f"cell {i}/{len(cells)}: k={k}, d={d}, {trials} trials")
-        chunks = run.map_seeds(_mlr_trials, (k, d), seeds[k, d])
-        failed = np.concatenate([chunk[0] for chunk in chunks], axis=1)
-        n_iter = np.concatenate([chunk[1] for chunk in chunks], axis=1)
+    for k, d, (failed, n_iter) in _cells(run, _mlr_trials, N_COMPONENTS, N_FEATURES):
         mean_iter = n_iter.mean(axis=1)
         for m, (label, options) in enumerate(INITS):
             paper_rate, paper_iter = PAPER_TABLE3[k, label][d]
             rate = float(failed[m].mean())
-            diff_se = np.hypot(
-                _binomial_se(rate, trials), _binomial_se(paper_rate, PAPER_TRIALS)
-            )
-            rows.append(
-                {
-                    "n_components": k,
-                    "n_features": d,
-                    "init": label,
-                    "options": options,
-                    "trials": trials,
-                    "failure_rate": rate,
-                    "failure_se": _binomial_se(rate, trials),
-                    "paper_failure_rate": paper_rate,
-                    "within_2se": bool(rate <= paper_rate + 2 * diff_se),
-                    "n_iter_mean": float(mean_iter[m]),
-                    "n_iter_se": float(n_iter[m].std(ddof=1) / np.sqrt(trials))
-                    if trials > 1
-                    else None,
-                    "paper_n_iter": paper_iter,
-                    "fewest_iterations": bool(mean_iter[m] == mean_iter.min()),
-                }
-            )
-    columns = [
-        Column("n_components", "k", group=True),
-        Column("n_features", "d", group=True),
-        Column("init", "init"),
-        Column("failure_rate", "failure rate", ".3f", "failure_se"),
-        Column("paper_failure_rate", "paper fail.", ".3f"),
-        Column("within_2se", "<= paper + 2 se"),
-        Column("n_iter_mean", "iterations", ".2f", "n_iter_se"),
-        Column("paper_n_iter", "paper iter.", ".3f"),
-        Column("fewest_iterations", "fewest iter."),
-    ]
-    caption = (
-        "Table 3 of Ding et al. (2024), l2-regularized mixed linear regression: "
-        "failure rate ± binomial standard error and mean iterations ± standard "
-        "error of Algorithm 7 (MixedLinearRegressor(alpha=0.01, solver='exact', "
-        f"tol=0, max_iter={MAX_ITER}, n_init=1), empty components kept) after "
-        "three initializations: i.i.d. N(0, I) coefficients (random), uniform "
-        "seeding, and generalized k-means++ with gradient-norm scores "
-        "(proposed; Algorithm 4, as the authors' code). Data: "
-        f"make_mixed_linear_regression(n_samples={N_SAMPLES}, noise={NOISE}), "
-        "regenerated per trial and shared by the three initializations. A run "
-        "fails unless its final F (with the lambda term) is <= F at the true "
-        "coefficients; iterations: parameter updates until the partition "
-        f"repeats. {trials} trials per cell; paper: {PAPER_TRIALS}. '<= paper + "
-        "2 se': our rate at most the paper's plus two standard errors of the "
-        "difference. random_state="
-        f"{random_state}, n_jobs={n_jobs}, {run.cpu_count} cores."
-    )
-    return run.result(
-        "mlr-table3",
-        rows,
-        columns,
-        caption,
-        n_samples=N_SAMPLES,
-        noise=NOISE,
-        alpha=ALPHA,
-        max_iter=MAX_ITER,
-        n_components=list(N_COMPONENTS),
-        n_features=list(N_FEATURES),
-        n_jobs=n_jobs,
-    )
+            se = _binomial_se(rate, run.trials)
+            diff_se = np.hypot(se, _binomial_se(paper_rate, PAPER_TRIALS))
+            row = dict(zip(ROW_KEYS, (k, d, label, options, run.trials)))
+            row |= {
+                "failure_rate": rate,
+                "failure_se": se,
+                "paper_failure_rate": paper_rate,
+                "within_2se": bool(rate <= paper_rate + 2 * diff_se),
+                "n_iter_mean": float(mean_iter[m]),
+                "n_iter_se": _standard_error(n_iter[m]),
+                "paper_n_iter": paper_iter,
+                "fewest_iterations": bool(mean_iter[m] == mean_iter.min()),
+            }
+            rows.append(row)
+    settings = dict(n_samples=N_SAMPLES, noise=NOISE, alpha=ALPHA, max_iter=MAX_ITER)
+    caption = CAPTION.format(**vars(run), **settings, paper_trials=PAPER_TRIALS)
+    grid = dict(n_components=N_COMPONENTS, n_features=N_FEATURES, n_jobs=n_jobs)
+    return run.result("mlr-table3", rows, COLUMNS, caption, **settings, **grid)
 
 
 def plot_mlr_table3(result, figure):
@@ -358,40 +277,5 @@ def plot_mlr_table3(result, figure):
     figure : matplotlib.figure.Figure
         Figure to draw on.
     """
-    axes = figure.subplots(2, len(N_COMPONENTS), sharex=True, squeeze=False)
-    for col, k in enumerate(N_COMPONENTS):
-        for (label, _), color in zip(INITS, ("C1", "C2", "C0")):
-            rows = [
-                r for r in result.rows if r["n_components"] == k and r["init"] == label
-            ]
-            d = [r["n_features"] for r in rows]
-            for row_axes, key, se_key, paper_key in (
-                (axes[0], "failure_rate", "failure_se", "paper_failure_rate"),
-                (axes[1], "n_iter_mean", "n_iter_se", "paper_n_iter"),
-            ):
-                ax = row_axes[col]
-                ax.errorbar(
-                    d,
-                    [r[key] for r in rows],
-                    yerr=[r[se_key] or 0.0 for r in rows],
-                    color=color,
-                    marker="o",
-                    capsize=3,
-                    label=f"{label} (ours)",
-                )
-                ax.plot(
-                    d,
-                    [r[paper_key] for r in rows],
-                    color=color,
-                    marker="x",
-                    linestyle="--",
-                    label=f"{label} (paper)",
-                )
-        axes[0, col].set_title(f"k = {k}")
-        axes[1, col].set_xlabel("d")
-        axes[1, col].set_xticks(N_FEATURES)
-    axes[0, 0].set_ylabel("failure rate")
-    axes[1, 0].set_ylabel("mean iterations")
-    axes[0, -1].legend(fontsize="x-small")
-    figure.suptitle(f"mlr-table3: {result.metadata['trials']} trials per cell")
-    figure.tight_layout()
+    title = f"mlr-table3: {result.metadata['trials']} trials per cell"
+    draw(result, figure, *PLOT, size=(3.2, 3.2), title=title, ncols=3)

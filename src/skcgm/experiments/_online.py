@@ -17,85 +17,83 @@ random down-closed polytope of Chen, Hassani and Karbasi, 2018).
 """
 
 import math
+from dataclasses import dataclass, field
+from functools import partial
+from operator import itemgetter
 
 import numpy as np
 
+from .. import online
 from ..datasets import make_decentralized_nqp, make_online_nqp
-from ..online import (
-    DPOBGA,
-    OBGA,
-    POBGA,
-    MetaFW,
-    MonoFW,
-    alpha_regret,
-    complete_graph,
-    continuous_greedy,
-    cycle_graph,
-    erdos_renyi_graph,
-    metropolis_weights,
-    mixing_rate,
-    run_online,
-)
 from ..online._pobga import PRESETS
 from ..online._run import sum_gradient
 from ..oracles import CappedSimplexLMO, ProductLMO
 from ..utils._blocks import single_threaded_blas
+from ._plot import Panel, draw
 from ._result import Column, ExperimentResult, format_table
 from ._runner import TrialRunner
 
 ALPHA = 1.0 - 1.0 / math.e
 # The NQP of the issue (note 002, section 4.2 P1): n = 25, m = 15, i.i.d.
 # matrices, gradient noise of norm 0.1.
-N_FEATURES = 25
-N_CONSTRAINTS = 15
-NOISE = 0.1
-ADVERSARY = "iid"
-PROBLEM = {
-    "n_features": N_FEATURES,
-    "n_constraints": N_CONSTRAINTS,
-    "adversary": ADVERSARY,
-    "noise": NOISE,
-}
+PROBLEM = {"n_features": 25, "n_constraints": 15, "adversary": "iid", "noise": 0.1}
+N_FEATURES = PROBLEM["n_features"]
 # Continuous greedy steps of the comparator (one LMO call each).
 COMPARATOR_STEPS = 100
 # Points of the regret curves kept in the rows (log-spaced rounds).
 CURVE_POINTS = 48
-
-LEARNERS = ("POBGA", "POBGA (theory)", "Mono-FW", "Meta-FW", "OBGA")
-# Horizons per learner. Meta-FW makes K = sqrt(T) LMO calls per round
-# (T^{3/2} in all) and OBGA one exact projection per round (an L-BFGS-B solve
-# of the polytope's dual), so they run at the smaller horizons only.
-QUICK_HORIZONS = {
-    "POBGA": (100, 300, 1000),
-    "POBGA (theory)": (100, 300, 1000),
-    "Mono-FW": (100, 300, 1000),
-    "Meta-FW": (30, 100),
-    "OBGA": (100, 300),
+# The generators rebuild an i.i.d. round from its seed at every access; a
+# learner's run reads every round twice (run_online, then the regret), so
+# streams up to this many matrix entries are built once and kept (8 bytes
+# each: 256 MiB, T = 3e4 rounds of the NQP).
+_MATERIALIZE_ENTRIES = 2**25
+# Theorem 1's constants, with G of Assumption A3 on the NQP: gradient entries
+# in [0, 1], plus the noise.
+_G = math.sqrt(N_FEATURES) + PROBLEM["noise"]
+_THEORY = partial(online.POBGA, preset="theory", grad_bound=_G)
+_SHORT, _LONG = (100, 300, 1000), (1000, 3000, 10000, 30000, 100000)
+# Per learner: its class, quick and full horizons, Table 1's regret and
+# oracle calls. Meta-FW makes K = sqrt(T) LMO calls per round (T^{3/2} in
+# all) and OBGA one exact projection per round (an L-BFGS-B solve of the
+# polytope's dual), so they run at the smaller horizons only.
+SPECS = {
+    "POBGA": (online.POBGA, _SHORT, _LONG, "T^(3/4)", "O(T) LMO"),
+    "POBGA (theory)": (_THEORY, _SHORT, _LONG, "T^(3/4)", "<= T LMO"),
+    "Mono-FW": (online.MonoFW, _SHORT, _LONG, "T^(4/5)", "O(T) LMO"),
+    "Meta-FW": (online.MetaFW, (30, 100), (300, 1000), "T^(1/2)", "O(T^(3/2)) LMO"),
+    "OBGA": (online.OBGA, (100, 300), (1000, 3000, 10000), "T^(1/2)", "T projections"),
 }
-FULL_HORIZONS = {
-    "POBGA": (1000, 3000, 10000, 30000, 100000),
-    "POBGA (theory)": (1000, 3000, 10000, 30000, 100000),
-    "Mono-FW": (1000, 3000, 10000, 30000, 100000),
-    "Meta-FW": (300, 1000),
-    "OBGA": (1000, 3000, 10000),
-}
-QUICK_TRIALS = 1
-FULL_TRIALS = 3
-# Table 1 of the paper: (1-1/e)-regret and oracle calls (gradients + LMO).
-TABLE1_REGRET = {
-    "POBGA": "T^(3/4)",
-    "POBGA (theory)": "T^(3/4)",
-    "Mono-FW": "T^(4/5)",
-    "Meta-FW": "T^(1/2)",
-    "OBGA": "T^(1/2)",
-}
-TABLE1_CALLS = {
-    "POBGA": "O(T) LMO",
-    "POBGA (theory)": "<= T LMO",
-    "Mono-FW": "O(T) LMO",
-    "Meta-FW": "O(T^(3/2)) LMO",
-    "OBGA": "T projections",
-}
+LEARNERS = tuple(SPECS)
+COUNTERS = ("n_lmo_calls", "n_grad_calls", "n_projections")
+# What a row takes from its first trial; its other values are medians.
+POBGA_FIRST = ("block_size", "eps", "eta0", "curve_t")
+POBGA_SLOPES = {"regret_slope": "regret", "regret1_slope": "regret1"}
+POBGA_SLOPES.update(lmo_slope="n_lmo_calls", time_slope="wall_time")
+POBGA_SETTINGS = {"problem": PROBLEM, "comparator_steps": COMPARATOR_STEPS}
+POBGA_SETTINGS.update(pobga_presets=PRESETS)
+POBGA_CAPTION = (
+    "Table: online monotone NQP make_online_nqp(**{problem}) over {{x in [0,1]^25 : "
+    "Ax <= 1}} (LP oracle). Regrets at T against continuous greedy "
+    "({comparator_steps} steps) on sum_t f_t; medians over {trials} trial(s) of "
+    "stream, gradient noise and learner seeds. POBGA: preset (c_eta, c_eps, c_K) = "
+    "'practical' {pobga_presets[practical]}, G estimated on the first block, or "
+    "'theory' {pobga_presets[theory]}, G = 5.1 (plays 0 for T up to 1215^2 ~ 1.48e6); "
+    "Mono-FW: K = T^(3/5), FTPL; Meta-FW: K = sqrt(T) FTPL oracles, exact gradients; "
+    "OBGA: exact projection every round. Slopes: least squares of log(median) on "
+    "log T (— for values <= 0). Time inside the learner, BLAS on one thread. "
+    "random_state={random_state}, {cpu_count} cores."
+)
+POBGA_COLUMNS = [
+    Column("learner", "learner", group=True),
+    Column("horizon", "T"),
+    Column("regret", "(1-1/e)-regret", ".1f"),
+    Column("regret1", "1-regret", ".1f"),
+    Column("regret1_per_round", "1-regret/T", ".4f"),
+    Column("n_lmo_calls", "LMO calls", ".0f"),
+    Column("n_grad_calls", "gradients", ".0f"),
+    Column("n_projections", "projections", ".0f"),
+    Column("wall_time", "time (s)", ".2f"),
+]
 SLOPE_COLUMNS = [
     Column("learner", "learner"),
     Column("horizons", "horizons T"),
@@ -106,15 +104,47 @@ SLOPE_COLUMNS = [
     Column("lmo_slope", "slope LMO calls", ".2f"),
     Column("time_slope", "slope time", ".2f"),
 ]
+POBGA_TABLES = ("pobga", POBGA_COLUMNS, SLOPE_COLUMNS, POBGA_CAPTION)
 
 GRAPHS = ("complete", "cycle", "Erdos-Renyi")
 ER_PROBABILITY = 0.3
-QUICK_N_NODES = 6
-FULL_N_NODES = 10
-QUICK_DP_HORIZONS = (100, 300, 1000)
-FULL_DP_HORIZONS = (1000, 3000, 10000, 30000)
-QUICK_DP_TRIALS = 1
-FULL_DP_TRIALS = 3
+_GRAPH_MAKERS = {"complete": online.complete_graph, "cycle": online.cycle_graph}
+DP_QUICK = {"n_nodes": 6, "horizons": (100, 300, 1000)}
+DP_FULL = {"n_nodes": 10, "horizons": (1000, 3000, 10000, 30000)}
+DP_SETTINGS = {"er_probability": ER_PROBABILITY, "problem": PROBLEM}
+# The decision set 'partition': the partition-matroid polytope
+# {x >= 0, sum of each group of 5 coordinates <= 1} of the 25 coordinates.
+PARTITION_GROUPS = 5
+# The counts of a run, the same in every trial; the other values are medians.
+DP_FIRST = ("block_size", "n_communications", "expected_communications")
+DP_FIRST += ("communications_per_round", "n_grad_calls")
+DP_SLOPES = {"communication_slope": "n_communications"}
+DP_SLOPES.update(consensus_slope="consensus_mean")
+DPOBGA_CAPTION = (
+    "Table: DPOBGA (preset='practical'), N={n_nodes} nodes, on make_decentralized_nqp"
+    "(**{problem}), one local quadratic per node and round, over decision_set="
+    "'{decision_set}' (partition: {{x >= 0 : 5 groups of 5 coordinates, each sum <= "
+    "1}}, capped simplices; polytope: {{x in [0,1]^25 : Ax <= 1}}, LP oracle). "
+    "Metropolis weights; Erdos-Renyi G(N, {er_probability}) drawn connected; beta = "
+    "max(|lambda_2|, |lambda_N|). Exchanges: one per block of K rounds (T when "
+    "gossiping every round). Consensus: max_i ||x_m^i - mean_j x_m^j|| at each "
+    "exchange (mean: over the blocks after the first). Reward/round: a node's mean "
+    "reward on (1/N) sum_j f_t,j. Medians over {trials} trial(s); slopes: least "
+    "squares on log T. random_state={random_state}, {cpu_count} cores."
+)
+DPOBGA_COLUMNS = [
+    Column("graph", "graph", group=True),
+    Column("horizon", "T"),
+    Column("block_size", "K"),
+    Column("n_communications", "exchanges/node"),
+    Column("consensus_max", "consensus max", ".2e"),
+    Column("consensus_mean", "consensus mean", ".2e"),
+    Column("consensus_last", "consensus last", ".2e"),
+    Column("lmo_per_node_max", "LMO calls/node", ".0f"),
+    Column("reward_worst_node", "reward/round worst node", ".4f"),
+    Column("reward_best_node", "best node", ".4f"),
+    Column("wall_time", "time (s)", ".2f"),
+]
 GRAPH_SUMMARY_COLUMNS = [
     Column("graph", "graph"),
     Column("beta", "beta", ".3f"),
@@ -122,22 +152,79 @@ GRAPH_SUMMARY_COLUMNS = [
     Column("communication_slope", "slope exchanges (Table 1: 0.5)", ".3f"),
     Column("consensus_slope", "slope consensus mean", ".2f"),
 ]
-# The decision set of reproduce dpobga: the partition-matroid polytope
-# {x >= 0, sum of each group of 5 coordinates <= 1} of the 25 coordinates.
-PARTITION_GROUPS = 5
-# The generators rebuild an i.i.d. round from its seed at every access; a
-# learner's run reads every round twice (run_online, then the regret), so
-# streams up to this many matrix entries are built once and kept (8 bytes
-# each: 256 MiB, T = 3e4 rounds of the NQP).
-_MATERIALIZE_ENTRIES = 2**25
+DPOBGA_TABLES = ("dpobga", DPOBGA_COLUMNS, GRAPH_SUMMARY_COLUMNS, DPOBGA_CAPTION)
 
 
-def _materialized(objectives):
-    if len(objectives) * N_FEATURES**2 <= _MATERIALIZE_ENTRIES:
-        return list(objectives)
-    return objectives
+def _with_slope(name, slope, digits):
+    """A curve's legend: its name, then its log-log slope when it has one."""
+    return name if slope is None else f"{name}, slope {slope:.{digits}f}"
 
 
+def _diagonal(ax, rows, label):
+    """Dashed reference ``y = T`` over the panel's horizons."""
+    horizons = sorted({row["horizon"] for row in rows})
+    ax.plot(horizons, horizons, "k--", linewidth=1, label=label)
+
+
+def _block_starts(row):
+    """The consensus curve of a row against the first round of each block."""
+    curve = row["consensus_curve"]
+    return np.arange(len(curve)) * row["block_size"] + 1, curve
+
+
+# The table's rows against T, log-log; the curves of the largest horizons.
+_LOG_T = {"xlabel": "horizon T", "xscale": "log", "yscale": "log", "ticks": True}
+_AGAINST_T = partial(Panel, "horizon", positive=True, **_LOG_T)
+POBGA_PLOT = (
+    Panel(
+        "curve_t",
+        "curve_regret",
+        "learner",
+        "round t",
+        "(1-1/e)-regret (median)",
+        title="regret curves (i.i.d. NQP, n=25, m=15)",
+        xscale="log",
+        yscale={"value": "symlog", "linthresh": 1.0},
+        label="{learner}, T={horizon} ({n_lmo_calls:.0f} LMO calls)",
+        curve=itemgetter("curve_t", "curve_regret"),
+    ),
+    _AGAINST_T(
+        "regret1",
+        "learner",
+        ylabel="1-regret at T against continuous greedy",
+        label=lambda row: _with_slope(row["learner"], row["regret1_slope"], 2),
+    ),
+    _AGAINST_T(
+        "n_lmo_calls",
+        "learner",
+        ylabel="linear minimization oracle calls",
+        label=lambda row: _with_slope(row["learner"], row["lmo_slope"], 2),
+        extra=partial(_diagonal, label="T"),
+    ),
+)
+DPOBGA_PLOT = (
+    Panel(
+        "block_size",
+        "consensus_curve",
+        "graph",
+        "round t (start of the block)",
+        "max_i ||x_m^i - mean x_m||",
+        title="consensus error, T={horizon}, N={n_nodes}",
+        yscale={"value": "log", "nonpositive": "mask"},
+        label="{graph} (beta={beta:.3f})",
+        curve=_block_starts,
+    ),
+    _AGAINST_T(
+        "n_communications",
+        "graph",
+        ylabel="communication rounds per node (one per block)",
+        label=lambda row: _with_slope(row["graph"], row["communication_slope"], 3),
+        extra=partial(_diagonal, label="T (gossip every round)"),
+    ),
+)
+
+
+@dataclass
 class _SummarizedResult(ExperimentResult):
     """A result whose text ends with a summary table (one row per learner or graph).
 
@@ -145,9 +232,7 @@ class _SummarizedResult(ExperimentResult):
     keeps them; the slopes they show are also in every row of the main table.
     """
 
-    def __init__(self, name, rows, columns, caption, metadata, summary_columns):
-        super().__init__(name, rows, columns, caption, metadata)
-        self.summary_columns = summary_columns
+    summary_columns: list = field(default_factory=list)
 
     def to_text(self, width=100):
         """The caption, the table and the summary table.
@@ -166,54 +251,27 @@ class _SummarizedResult(ExperimentResult):
         return super().to_text(width=width) + "\n\n" + summary
 
 
-def _grad_bound(n_features, noise):
-    """G of Assumption A3 on the NQP: gradient entries in [0, 1], plus the noise."""
-    return math.sqrt(n_features) + noise
+def _summarized(run, tables, rows, extra=None, **settings):
+    """The result of ``tables`` (name, columns, summary columns, caption).
+
+    A summary row is the last row of a learner or graph (the first summary
+    column) with ``extra[learner or graph]``; the caption is filled from the
+    metadata (the run's ``settings``).
+    """
+    name, columns, summary_columns, caption = tables
+    by = summary_columns[0].key
+    last = {row[by]: {**row, **(extra or {}).get(row[by], {})} for row in rows}
+    summary = [{c.key: row[c.key] for c in summary_columns} for row in last.values()]
+    metadata = run.metadata(n_jobs=run.n_jobs, **settings, summary=summary)
+    caption = caption.format(**metadata)
+    return _SummarizedResult(name, rows, columns, caption, metadata, summary_columns)
 
 
-def _nqp(horizon, seed):
-    return make_online_nqp(
-        N_FEATURES,
-        N_CONSTRAINTS,
-        horizon,
-        adversary=ADVERSARY,
-        noise=NOISE,
-        random_state=int(seed),
-    )
-
-
-def _make_learner(name, lmo, horizon, seed):
-    if name == "POBGA":
-        return POBGA(lmo, horizon, random_state=seed)
-    if name == "POBGA (theory)":
-        return POBGA(
-            lmo,
-            horizon,
-            preset="theory",
-            grad_bound=_grad_bound(N_FEATURES, NOISE),
-            random_state=seed,
-        )
-    if name == "Mono-FW":
-        return MonoFW(lmo, horizon, random_state=seed)
-    if name == "Meta-FW":
-        return MetaFW(lmo, horizon, random_state=seed)
-    if name == "OBGA":
-        return OBGA(lmo, horizon, random_state=seed)
-    raise ValueError(f"Unknown learner {name!r}; choose among {list(LEARNERS)}.")
-
-
-def _block_size(learner):
-    for attribute in ("block_size_", "n_oracles_"):
-        value = getattr(learner, attribute, None)
-        if value is not None:
-            return int(value)
-    return None
-
-
-def _curve_index(horizon, n_points=CURVE_POINTS):
-    """Log-spaced rounds 1..T (1-based) where the regret curves are kept."""
-    rounds = np.unique(np.geomspace(1, horizon, n_points).round().astype(int))
-    return rounds
+def _check(kind, names, known):
+    """Raise a ValueError naming the ``names`` not in ``known``."""
+    unknown = sorted(set(names) - set(known))
+    if unknown:
+        raise ValueError(f"Unknown {kind} {unknown}; choose among {list(known)}.")
 
 
 def loglog_slope(x, y):
@@ -249,11 +307,49 @@ def loglog_slope(x, y):
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])
 
 
+def _grid(run, by, grid, function, args, first, slopes):
+    """Run every group, horizon and trial; one row per group and horizon.
+
+    ``function(*args(name, T, k))`` runs trial ``k`` of group ``name``
+    (learner or graph) at horizon ``T`` of ``grid[name]`` and returns a dict.
+    The row of ``name`` and ``T`` holds the first trial's values of the keys
+    ``first``, else the medians over the trials (a curve's pointwise; a
+    number's per-trial values in ``<key>_trials``); the rows of a group gain
+    its log-log ``slopes`` (slope key: row key fitted against ``T``).
+    Returns the rows.
+    """
+    cells = [(name, T) for name in grid for T in grid[name]]
+    trials = range(run.trials)
+    outputs = iter(run.map(function, [args(*c, k) for c in cells for k in trials]))
+    rows = []
+    for name, T in cells:
+        runs = [next(outputs) for _ in trials]
+        row = {by: name, "horizon": T, "trials": run.trials}
+        for key, value in runs[0].items():
+            values = [output[key] for output in runs]
+            # The median of a number is a float, of a curve pointwise.
+            row[key] = value if key in first else np.median(values, axis=0).tolist()
+            if key not in first and not isinstance(value, list):
+                row[f"{key}_trials"] = values
+        rows.append(row)
+    for name, horizons in grid.items():
+        block = [row for row in rows if row[by] == name]
+        for slope, key in slopes.items():
+            fit = loglog_slope(horizons, [row[key] for row in block])
+            for row in block:
+                row[slope] = fit
+    return rows
+
+
+def _nqp(horizon, seed):
+    return make_online_nqp(horizon=horizon, random_state=int(seed), **PROBLEM)
+
+
 def _comparator(horizon, seed):
     """Continuous greedy on the sum of the T objectives: the regrets' comparator."""
     with single_threaded_blas():
         lmo, objectives = _nqp(horizon, seed)
-        return continuous_greedy(
+        return online.continuous_greedy(
             lmo, sum_gradient(objectives), lmo.n_features, n_steps=COMPARATOR_STEPS
         )
 
@@ -262,38 +358,34 @@ def _run_learner(name, horizon, seeds, comparator):
     stream_seed, noise_seed, learner_seed = (int(s) for s in seeds)
     with single_threaded_blas():
         lmo, objectives = _nqp(horizon, stream_seed)
-        objectives = _materialized(objectives)
-        learner = _make_learner(name, lmo, horizon, learner_seed)
-        result = run_online(learner, objectives, random_state=noise_seed)
+        if horizon * N_FEATURES**2 <= _MATERIALIZE_ENTRIES:
+            objectives = list(objectives)
+        learner = SPECS[name][0](lmo, horizon, random_state=learner_seed)
+        result = online.run_online(learner, objectives, random_state=noise_seed)
         # One pass over the objectives: the 1-regret curve; the comparator's
         # cumulative reward is that curve plus the learner's.
-        regret1 = alpha_regret(
+        regret1 = online.alpha_regret(
             result.rewards, objectives, lmo, alpha=1.0, comparator=comparator
         )
     cumulative = np.cumsum(result.rewards)
     best = regret1 + cumulative
     regret = ALPHA * best - cumulative
-    rounds = _curve_index(horizon)
+    rounds = np.unique(np.geomspace(1, horizon, CURVE_POINTS).round().astype(int))
+    sizes = [getattr(learner, key, None) for key in ("block_size_", "n_oracles_")]
     return {
         "regret": float(regret[-1]),
         "regret1": float(regret1[-1]),
-        "comparator_reward": float(best[-1]),
         "mean_reward": float(cumulative[-1] / horizon),
-        "n_lmo_calls": int(result.n_lmo_calls),
-        "n_grad_calls": int(result.n_grad_calls),
-        "n_projections": int(result.n_projections),
+        "comparator_reward": float(best[-1]),
+        **{key: int(getattr(result, key)) for key in COUNTERS},
         "wall_time": float(result.wall_time),
-        "block_size": _block_size(learner),
+        "block_size": next((int(size) for size in sizes if size is not None), None),
         "eps": getattr(learner, "eps_", None),
-        "step_size": getattr(learner, "step_size_", None),
+        "eta0": getattr(learner, "eta0_", None),
         "curve_t": rounds.tolist(),
         "curve_regret": regret[rounds - 1].tolist(),
         "curve_regret1": regret1[rounds - 1].tolist(),
     }
-
-
-def _median(values):
-    return float(np.median(values))
 
 
 def run_pobga(
@@ -402,148 +494,42 @@ def run_pobga(
     >>> [row["n_grad_calls"] for row in result.rows]
     [30, 60, 30, 60]
     """
-    unknown = sorted(set(learners) - set(LEARNERS))
-    if unknown:
-        raise ValueError(f"Unknown learners {unknown}; choose among {list(LEARNERS)}.")
-    run = TrialRunner(
-        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
-    )
-    trials = run.trials
+    _check("learners", learners, LEARNERS)
+    run = TrialRunner((1, 3), full, trials, random_state, n_jobs, progress)
     if horizons is None:
-        horizons = FULL_HORIZONS if full else QUICK_HORIZONS
-    if not isinstance(horizons, dict):
-        horizons = {name: tuple(horizons) for name in learners}
+        horizons = {name: run.size(*SPECS[name][1:3]) for name in learners}
+    elif not isinstance(horizons, dict):
+        horizons = dict.fromkeys(learners, horizons)
     grid = {name: tuple(int(T) for T in horizons[name]) for name in learners}
     all_horizons = sorted({T for values in grid.values() for T in values})
     # (stream, gradient noise, learner) seeds of every horizon and trial; every
     # learner plays the same stream with the same noise at a horizon.
-    seeds = {T: run.seeds((trials, 3)) for T in all_horizons}
+    seeds = {T: run.seeds((run.trials, 3)) for T in all_horizons}
+    run.report(f"comparators: continuous greedy at T={all_horizons}")
+    keys = [(T, k) for T in all_horizons for k in range(run.trials)]
+    outputs = run.map(_comparator, [(T, seeds[T][k, 0]) for T, k in keys])
+    comparators = dict(zip(keys, outputs))
+    run.report(", ".join(f"{name} T={list(grid[name])}" for name in learners))
 
-    run.report(
-        f"comparators: continuous greedy ({COMPARATOR_STEPS} steps) for "
-        f"{len(all_horizons)} horizons x {trials} trials"
-    )
-    keys = [(T, k) for T in all_horizons for k in range(trials)]
-    comparators = dict(
-        zip(
-            keys,
-            run.map(_comparator, [(T, seeds[T][k, 0]) for T, k in keys]),
-        )
-    )
-    tasks = [
-        (name, T, k) for name in learners for T in grid[name] for k in range(trials)
-    ]
-    run.report(
-        f"{len(tasks)} runs: "
-        + ", ".join(f"{name} T={list(grid[name])}" for name in learners)
-    )
-    outputs = run.map(
-        _run_learner,
-        [(name, T, seeds[T][k], comparators[T, k]) for name, T, k in tasks],
-    )
-    runs = dict(zip(tasks, outputs))
+    def args(name, T, k):
+        return name, T, seeds[T][k], comparators[T, k]
 
-    rows = []
-    summary = []
-    for name in learners:
-        block = []
-        for T in grid[name]:
-            trial_runs = [runs[name, T, k] for k in range(trials)]
-
-            def values(key, trial_runs=trial_runs):
-                return [run[key] for run in trial_runs]
-
-            row = {"learner": name, "horizon": T, "trials": trials}
-            for key in (
-                "regret",
-                "regret1",
-                "mean_reward",
-                "comparator_reward",
-                "n_lmo_calls",
-                "n_grad_calls",
-                "n_projections",
-                "wall_time",
-            ):
-                row[key] = _median(values(key))
-                row[f"{key}_trials"] = values(key)
-            for key in ("n_lmo_calls", "n_grad_calls", "n_projections"):
-                if len(set(values(key))) == 1:
-                    row[key] = int(values(key)[0])
-            row["regret1_per_round"] = row["regret1"] / T
-            row["lmo_per_round"] = row["n_lmo_calls"] / T
-            row["time_per_round"] = row["wall_time"] / T
-            row["block_size"] = trial_runs[0]["block_size"]
-            row["eps"] = trial_runs[0]["eps"]
-            row["step_size"] = trial_runs[0]["step_size"]
-            row["curve_t"] = trial_runs[0]["curve_t"]
-            for key in ("curve_regret", "curve_regret1"):
-                row[key] = np.median(values(key), axis=0).tolist()
-            block.append(row)
-        T = [row["horizon"] for row in block]
-        slopes = {
-            "regret_slope": loglog_slope(T, [row["regret"] for row in block]),
-            "regret1_slope": loglog_slope(T, [row["regret1"] for row in block]),
-            "lmo_slope": loglog_slope(T, [row["n_lmo_calls"] for row in block]),
-            "time_slope": loglog_slope(T, [row["wall_time"] for row in block]),
-        }
-        for row in block:
-            row.update(slopes)
-        rows.extend(block)
-        summary.append(
-            {
-                "learner": name,
-                "horizons": ", ".join(str(t) for t in T),
-                "table1_regret": TABLE1_REGRET[name],
-                "table1_calls": TABLE1_CALLS[name],
-                **slopes,
-            }
-        )
-
-    columns = [
-        Column("learner", "learner", group=True),
-        Column("horizon", "T"),
-        Column("regret", "(1-1/e)-regret", ".1f"),
-        Column("regret1", "1-regret", ".1f"),
-        Column("regret1_per_round", "1-regret/T", ".4f"),
-        Column("n_lmo_calls", "LMO calls", ".0f"),
-        Column("n_grad_calls", "gradients", ".0f"),
-        Column("n_projections", "projections", ".0f"),
-        Column("wall_time", "time (s)", ".2f"),
-    ]
-    c_eta, c_eps, c_k = PRESETS["practical"]
-    grid_text = "; ".join(f"{name}: T in {list(grid[name])}" for name in learners)
-    caption = (
-        "Table: online monotone NQP (make_online_nqp, n=25, m=15, adversary='iid', "
-        "noise=0.1; K = {x in [0,1]^25 : Ax <= 1}, LP oracle). Regrets at T against "
-        f"continuous greedy ({COMPARATOR_STEPS} steps) on sum_t f_t; median over "
-        f"{trials} trial(s) (stream, gradient noise and learner seeds). POBGA: "
-        f"preset='practical' (c_eta, c_eps, c_K) = ({c_eta:g}, {c_eps:g}, {c_k:g}), "
-        "G estimated on the first block; POBGA (theory): (20, 405, 1), G = 5.1 "
-        "(plays 0 for T up to 1215^2 ~ 1.48e6); Mono-FW: K = T^(3/5), FTPL; Meta-FW: "
-        "K = sqrt(T) FTPL oracles, exact gradients; OBGA: exact projection "
-        f"every round. {grid_text}. Second table: log-log slopes (least squares "
-        "of log(median) on log T over each learner's horizons) beside the "
-        "paper's Table 1 rates; — when a value is <= 0 (a negative "
-        "(1-1/e)-regret: the learner beat 1-1/e of the comparator). Time: inside "
-        f"the learner, BLAS on one thread. random_state={random_state}, "
-        f"{run.cpu_count} cores."
-    )
-    metadata = run.metadata(
-        n_jobs=n_jobs,
-        horizons={name: list(grid[name]) for name in learners},
-        problem=PROBLEM,
-        comparator_steps=COMPARATOR_STEPS,
-        pobga_presets={key: list(value) for key, value in PRESETS.items()},
-        summary=summary,
-    )
-    return _SummarizedResult("pobga", rows, columns, caption, metadata, SLOPE_COLUMNS)
-
-
-def _learner_rows(result):
-    by_learner = {}
-    for row in result.rows:
-        by_learner.setdefault(row["learner"], []).append(row)
-    return by_learner
+    rows = _grid(run, "learner", grid, _run_learner, args, POBGA_FIRST, POBGA_SLOPES)
+    for row in rows:
+        # A count is exact when the trials agree.
+        for key in COUNTERS:
+            if len(set(row[f"{key}_trials"])) == 1:
+                row[key] = row[f"{key}_trials"][0]
+        T = row["horizon"]
+        row["regret1_per_round"] = row["regret1"] / T
+        row["lmo_per_round"] = row["n_lmo_calls"] / T
+        row["time_per_round"] = row["wall_time"] / T
+    extra = {}
+    for name, T in grid.items():
+        rate, calls = SPECS[name][3:]
+        text = ", ".join(map(str, T))
+        extra[name] = dict(horizons=text, table1_regret=rate, table1_calls=calls)
+    return _summarized(run, POBGA_TABLES, rows, extra, horizons=grid, **POBGA_SETTINGS)
 
 
 def plot_pobga(result, figure):
@@ -565,104 +551,48 @@ def plot_pobga(result, figure):
     figure : matplotlib.figure.Figure
         Figure to draw on.
     """
-    figure.set_size_inches(15.0, 4.5)
-    curves, regrets, calls = figure.subplots(1, 3)
-    all_T = sorted({row["horizon"] for row in result.rows})
-    for i, (name, rows) in enumerate(_learner_rows(result).items()):
-        color = f"C{i}"
-        last = rows[-1]
-        curves.plot(
-            last["curve_t"],
-            last["curve_regret"],
-            color=color,
-            label=f"{name}, T={last['horizon']} ({last['n_lmo_calls']:.0f} LMO calls)",
-        )
-        for ax, key, slope_key in (
-            (regrets, "regret1", "regret1_slope"),
-            (calls, "n_lmo_calls", "lmo_slope"),
-        ):
-            points = [(row["horizon"], row[key]) for row in rows if row[key] > 0]
-            if not points:
-                continue
-            slope = last[slope_key]
-            slope_text = "" if slope is None else f", slope {slope:.2f}"
-            ax.plot(*zip(*points), "o-", color=color, label=f"{name}{slope_text}")
-    calls.plot(all_T, all_T, "k--", linewidth=1, label="T")
-    curves.set_yscale("symlog", linthresh=1.0)
-    curves.set_xscale("log")
-    curves.set_xlabel("round t")
-    curves.set_ylabel("(1-1/e)-regret (median)")
-    curves.set_title("regret curves (i.i.d. NQP, n=25, m=15)", fontsize="medium")
-    for ax, label in ((regrets, "1-regret at T"), (calls, "LMO calls")):
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        # The horizons as plain ticks; no minor labels crowding them.
-        ax.set_xticks(all_T, [str(T) for T in all_T])
-        ax.tick_params(which="minor", labelbottom=False, labelleft=False)
-        ax.set_xlabel("horizon T")
-        ax.set_ylabel(label)
-    regrets.set_title("1-regret against continuous greedy", fontsize="medium")
-    calls.set_title("linear minimization oracle calls", fontsize="medium")
-    for ax in (curves, regrets, calls):
-        ax.legend(fontsize="x-small")
-    figure.tight_layout()
+    draw(result, figure, *POBGA_PLOT, size=(5.0, 4.5))
 
 
-def _graph(name, n_nodes, rng):
-    if name == "complete":
-        return complete_graph(n_nodes)
-    if name == "cycle":
-        return cycle_graph(n_nodes)
+def _weights(name, n_nodes, rng):
+    """Metropolis weights of the graph ``name``."""
     if name == "Erdos-Renyi":
-        return erdos_renyi_graph(n_nodes, ER_PROBABILITY, random_state=rng)
-    raise ValueError(f"Unknown graph {name!r}; choose among {list(GRAPHS)}.")
-
-
-def _partition_lmo():
-    size = N_FEATURES // PARTITION_GROUPS
-    return ProductLMO(
-        [CappedSimplexLMO(1.0, n_features=size) for _ in range(PARTITION_GROUPS)]
-    )
-
-
-def _decentralized(horizon, n_nodes, seed, decision_set):
-    lmo, objectives = make_decentralized_nqp(
-        N_FEATURES,
-        N_CONSTRAINTS,
-        horizon,
-        n_nodes,
-        adversary=ADVERSARY,
-        noise=NOISE,
-        random_state=int(seed),
-    )
-    if decision_set == "partition":
-        lmo = _partition_lmo()
-    return lmo, objectives
+        graph = online.erdos_renyi_graph(n_nodes, ER_PROBABILITY, random_state=rng)
+    else:
+        graph = _GRAPH_MAKERS[name](n_nodes)
+    return online.metropolis_weights(graph)
 
 
 def _run_dpobga_once(weights, horizon, seeds, decision_set):
     stream_seed, noise_seed, learner_seed = (int(s) for s in seeds)
-    n_nodes = weights.shape[0]
     with single_threaded_blas():
-        lmo, objectives = _decentralized(horizon, n_nodes, stream_seed, decision_set)
-        learner = DPOBGA(lmo, horizon, weights, random_state=learner_seed)
-        result = run_online(learner, objectives, random_state=noise_seed)
+        lmo, objectives = make_decentralized_nqp(
+            horizon=horizon, n_nodes=len(weights), random_state=stream_seed, **PROBLEM
+        )
+        if decision_set == "partition":
+            size = N_FEATURES // PARTITION_GROUPS
+            groups = range(PARTITION_GROUPS)
+            lmo = ProductLMO([CappedSimplexLMO(1.0, n_features=size) for _ in groups])
+        learner = online.DPOBGA(lmo, horizon, weights, random_state=learner_seed)
+        result = online.run_online(learner, objectives, random_state=noise_seed)
     # Node i's mean reward on the average function (1/N) sum_j f_{t,j}.
     node_mean = result.node_rewards.mean(axis=0)
     consensus = np.asarray(learner.history_["consensus_error"], dtype=np.float64)
+    block_size, exchanges = int(learner.block_size_), int(result.n_communications)
     return {
-        "n_communications": int(result.n_communications),
-        "block_size": int(learner.block_size_),
-        "n_blocks": int(learner.n_blocks_),
-        "consensus_max": float(consensus.max()),
-        "consensus_last": float(consensus[-1]),
-        "consensus_mean": float(consensus[1:].mean()) if consensus.size > 1 else 0.0,
-        "consensus_curve": consensus.tolist(),
-        "lmo_per_node_max": int(np.max(learner.n_lmo_calls_per_node_)),
+        "block_size": block_size,
+        "n_communications": exchanges,
+        "expected_communications": -(-horizon // block_size),
+        "communications_per_round": exchanges / horizon,
         "n_grad_calls": int(result.n_grad_calls),
+        "consensus_max": float(consensus.max()),
+        "consensus_mean": float(consensus[1:].mean()) if consensus.size > 1 else 0.0,
+        "consensus_last": float(consensus[-1]),
+        "lmo_per_node_max": int(np.max(learner.n_lmo_calls_per_node_)),
         "reward_worst_node": float(node_mean.min()),
         "reward_best_node": float(node_mean.max()),
         "wall_time": float(result.wall_time),
+        "consensus_curve": consensus.tolist(),
     }
 
 
@@ -763,141 +693,27 @@ def run_dpobga(
     >>> round(result.rows[0]["communication_slope"], 2)
     0.5
     """
-    unknown = sorted(set(graphs) - set(GRAPHS))
-    if unknown:
-        raise ValueError(f"Unknown graphs {unknown}; choose among {list(GRAPHS)}.")
-    if decision_set not in ("partition", "polytope"):
-        raise ValueError(
-            f"decision_set must be 'partition' or 'polytope'; got {decision_set!r}."
-        )
-    run = TrialRunner(
-        (QUICK_DP_TRIALS, FULL_DP_TRIALS), full, trials, random_state, n_jobs, progress
-    )
-    trials = run.trials
-    if n_nodes is None:
-        n_nodes = FULL_N_NODES if full else QUICK_N_NODES
-    if horizons is None:
-        horizons = FULL_DP_HORIZONS if full else QUICK_DP_HORIZONS
-    horizons = tuple(int(T) for T in horizons)
+    _check("graphs", graphs, GRAPHS)
+    _check("decision_set", [decision_set], ("partition", "polytope"))
+    run = TrialRunner((1, 3), full, trials, random_state, n_jobs, progress)
+    size = run.settings(DP_QUICK, DP_FULL, n_nodes=n_nodes, horizons=horizons)
+    size.horizons = tuple(int(T) for T in size.horizons)
+    size.graphs, size.decision_set = graphs, decision_set
     # Drawn in this order: the graphs (the Erdos-Renyi one), then the seeds.
-    weights = {
-        name: metropolis_weights(_graph(name, n_nodes, run.rng)) for name in graphs
-    }
-    seeds = {T: run.seeds((trials, 3)) for T in horizons}
+    weights = {name: _weights(name, size.n_nodes, run.rng) for name in graphs}
+    seeds = {T: run.seeds((run.trials, 3)) for T in size.horizons}
+    run.report(f"DPOBGA: {list(graphs)} x T={list(size.horizons)}, N={size.n_nodes}")
 
-    tasks = [(name, T, k) for name in graphs for T in horizons for k in range(trials)]
-    run.report(
-        f"{len(tasks)} runs of DPOBGA: {list(graphs)} x T={list(horizons)} x "
-        f"{trials} trial(s), N={n_nodes}, decision set {decision_set!r}"
-    )
-    outputs = run.map(
-        _run_dpobga_once,
-        [(weights[name], T, seeds[T][k], decision_set) for name, T, k in tasks],
-    )
-    runs = dict(zip(tasks, outputs))
+    def args(name, T, k):
+        return weights[name], T, seeds[T][k], decision_set
 
-    rows = []
-    summary = []
-    for name in graphs:
-        beta = mixing_rate(weights[name])
-        block = []
-        for T in horizons:
-            trial_runs = [runs[name, T, k] for k in range(trials)]
-            first = trial_runs[0]
-            row = {
-                "graph": name,
-                "n_nodes": n_nodes,
-                "beta": beta,
-                "spectral_gap": 1.0 - beta,
-                "horizon": T,
-                "trials": trials,
-                "block_size": first["block_size"],
-                "n_communications": first["n_communications"],
-                "expected_communications": -(-T // first["block_size"]),
-                "communications_per_round": first["n_communications"] / T,
-                "n_grad_calls": first["n_grad_calls"],
-            }
-            for key in (
-                "consensus_max",
-                "consensus_mean",
-                "consensus_last",
-                "lmo_per_node_max",
-                "reward_worst_node",
-                "reward_best_node",
-                "wall_time",
-            ):
-                row[key] = _median([run[key] for run in trial_runs])
-                row[f"{key}_trials"] = [run[key] for run in trial_runs]
-            row["consensus_curve"] = np.median(
-                [run["consensus_curve"] for run in trial_runs], axis=0
-            ).tolist()
-            block.append(row)
-        slope = loglog_slope(horizons, [row["n_communications"] for row in block])
-        consensus_slope = loglog_slope(
-            horizons, [row["consensus_mean"] for row in block]
-        )
-        for row in block:
-            row["communication_slope"] = slope
-            row["consensus_slope"] = consensus_slope
-        rows.extend(block)
-        summary.append(
-            {
-                "graph": name,
-                "beta": beta,
-                "spectral_gap": 1.0 - beta,
-                "communication_slope": slope,
-                "consensus_slope": consensus_slope,
-            }
-        )
-
-    columns = [
-        Column("graph", "graph", group=True),
-        Column("horizon", "T"),
-        Column("block_size", "K"),
-        Column("n_communications", "exchanges/node"),
-        Column("consensus_max", "consensus max", ".2e"),
-        Column("consensus_mean", "consensus mean", ".2e"),
-        Column("consensus_last", "consensus last", ".2e"),
-        Column("lmo_per_node_max", "LMO calls/node", ".0f"),
-        Column("reward_worst_node", "reward/round worst node", ".4f"),
-        Column("reward_best_node", "best node", ".4f"),
-        Column("wall_time", "time (s)", ".2f"),
-    ]
-    set_text = (
-        "the partition-matroid polytope {x >= 0 : each of 5 groups of 5 "
-        "coordinates sums to <= 1} (ProductLMO of capped simplices)"
-        if decision_set == "partition"
-        else "the NQP polytope {x in [0,1]^25 : Ax <= 1} (LP oracle)"
-    )
-    caption = (
-        f"Table: DPOBGA (preset='practical') with N={n_nodes} nodes on "
-        "make_decentralized_nqp (n=25, m=15, adversary='iid', noise=0.1; one "
-        f"local quadratic per node and round) over {set_text}; Metropolis "
-        "weights on a complete graph, a cycle and a connected Erdos-Renyi "
-        f"G(N, {ER_PROBABILITY}); beta = max(|lambda_2|, |lambda_N|). Exchanges/"
-        "node: communication rounds of every node (one per block of K rounds, "
-        "ceil(T/K); a method gossiping every round makes T). Consensus: max_i "
-        "||x_m^i - mean_j x_m^j|| at each exchange; max over blocks, mean over "
-        "the blocks after the first, last block. Reward/round: mean over the "
-        "rounds of a node's reward on the average function (1/N) sum_j f_t,j "
-        f"(worst and best node). Median over {trials} trial(s). "
-        "Second table: beta, and the log-log slopes (least squares on log T) "
-        "of the exchanges and of the mean consensus error. "
-        f"random_state={random_state}, {run.cpu_count} cores."
-    )
-    metadata = run.metadata(
-        n_jobs=n_jobs,
-        n_nodes=n_nodes,
-        horizons=list(horizons),
-        graphs=list(graphs),
-        er_probability=ER_PROBABILITY,
-        decision_set=decision_set,
-        weights={name: weights[name].tolist() for name in graphs},
-        problem=PROBLEM,
-        summary=summary,
-    )
-    return _SummarizedResult(
-        "dpobga", rows, columns, caption, metadata, GRAPH_SUMMARY_COLUMNS
+    grid = dict.fromkeys(graphs, size.horizons)
+    rows = _grid(run, "graph", grid, _run_dpobga_once, args, DP_FIRST, DP_SLOPES)
+    for row in rows:
+        beta = online.mixing_rate(weights[row["graph"]])
+        row.update(n_nodes=size.n_nodes, beta=beta, spectral_gap=1.0 - beta)
+    return _summarized(
+        run, DPOBGA_TABLES, rows, weights=weights, **vars(size), **DP_SETTINGS
     )
 
 
@@ -906,8 +722,8 @@ def plot_dpobga(result, figure):
 
     Left: the consensus error :math:`\\max_i \\|x_m^i - \\bar x_m\\|` at every
     exchange against the round it opens, at the largest horizon, one line
-    per graph (log :math:`y`; the complete graph agrees exactly after one
-    exchange, so its zeros are not drawn). Right: the exchange rounds per
+    per graph (log :math:`y`; the zero of the first exchange, where every
+    node starts at 0, is not drawn). Right: the exchange rounds per
     node against :math:`T`, log-log, one line per graph (they coincide:
     :math:`\\lceil T/K \\rceil` does not depend on the graph), with a dashed
     :math:`T` reference (gossip every round).
@@ -919,47 +735,4 @@ def plot_dpobga(result, figure):
     figure : matplotlib.figure.Figure
         Figure to draw on.
     """
-    figure.set_size_inches(11.0, 4.5)
-    consensus, exchanges = figure.subplots(1, 2)
-    by_graph = {}
-    for row in result.rows:
-        by_graph.setdefault(row["graph"], []).append(row)
-    all_T = sorted({row["horizon"] for row in result.rows})
-    markers = "os^v"
-    for i, (name, rows) in enumerate(by_graph.items()):
-        last = rows[-1]
-        curve = np.asarray(last["consensus_curve"], dtype=np.float64)
-        block_start = np.arange(curve.size) * last["block_size"] + 1
-        positive = curve > 0
-        consensus.plot(
-            block_start[positive],
-            curve[positive],
-            color=f"C{i}",
-            label=f"{name} (beta={last['beta']:.3f})",
-        )
-        slope = last["communication_slope"]
-        slope_text = "" if slope is None else f", slope {slope:.3f}"
-        exchanges.plot(
-            [row["horizon"] for row in rows],
-            [row["n_communications"] for row in rows],
-            marker=markers[i % len(markers)],
-            color=f"C{i}",
-            label=f"{name}{slope_text}",
-        )
-    exchanges.plot(all_T, all_T, "k--", linewidth=1, label="T (gossip every round)")
-    consensus.set_yscale("log")
-    consensus.set_xlabel("round t (start of the block)")
-    consensus.set_ylabel("max_i ||x_m^i - mean x_m||")
-    consensus.set_title(
-        f"consensus error, T={all_T[-1]}, N={rows[0]['n_nodes']}", fontsize="medium"
-    )
-    exchanges.set_xscale("log")
-    exchanges.set_yscale("log")
-    exchanges.set_xticks(all_T, [str(T) for T in all_T])
-    exchanges.tick_params(which="minor", labelbottom=False)
-    exchanges.set_xlabel("horizon T")
-    exchanges.set_ylabel("communication rounds per node")
-    exchanges.set_title("one exchange per block", fontsize="medium")
-    for ax in (consensus, exchanges):
-        ax.legend(fontsize="x-small")
-    figure.tight_layout()
+    draw(result, figure, *DPOBGA_PLOT, size=(5.5, 4.5))

@@ -2,6 +2,7 @@
 
 import os
 import time
+from types import SimpleNamespace
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -62,6 +63,22 @@ class TrialRunner:
     def size(self, quick, full):
         """``full`` at the paper's size, else ``quick``."""
         return full if self.full else quick
+
+    def settings(self, quick, full, **overrides):
+        """The quick or the full settings, with the caller's overrides.
+
+        An override of None keeps the size's setting.
+
+        Examples
+        --------
+        >>> from skcgm.experiments._runner import TrialRunner
+        >>> run = TrialRunner((3, 10), True, None, 0, None, None)
+        >>> run.settings({"n": 10, "d": 2}, {"n": 99, "d": 5}, d=None, n=7)
+        namespace(n=7, d=5)
+        """
+        chosen = dict(full if self.full else quick)
+        chosen.update({k: v for k, v in overrides.items() if v is not None})
+        return SimpleNamespace(**chosen)
 
     def seed(self):
         """The next seed of the run's stream."""

@@ -6,11 +6,13 @@ generator, the return reached per iteration against the candidates scored.
 """
 
 import time
+from functools import partial
 
 import numpy as np
 
 from ..datasets import make_action_constrained_mdp
 from ..optim import sfwpo
+from ._plot import Panel, draw
 from ._result import Column
 from ._runner import TrialRunner
 
@@ -18,19 +20,39 @@ QUICK_MDP = {"n_states": 10, "n_actions": 2000, "action_dim": 8, "gamma": 0.9}
 FULL_MDP = {"n_states": 20, "n_actions": 8000, "action_dim": 8, "gamma": 0.9}
 QUICK_ITER = 30
 FULL_ITER = 100
-QUICK_TRIALS = 3
-FULL_TRIALS = 10
 LSH = {"n_tables": 16, "n_bits": 8}
 ORACLES = ("exact", "lsh")
+STATS = ("return_mean", "return_std", "return_ratio", "scored_fraction", "time")
+CAPTION = (
+    "Table: SFWPO (Algorithm 5) on make_action_constrained_mdp(**{mdp}), {trials} "
+    "MDPs, {max_iter} iterations, the exact MIPS scan against LSHMIPS(**{lsh}) per "
+    "state, the same seed for both. Return: mean ± std over MDPs; return / exact: "
+    "mean over MDPs of the LSH return over the exact one; scored: mean candidates "
+    "scored per iteration so far. random_state={random_state}, {cpu_count} cores."
+)
+COLUMNS = [
+    Column("oracle", "oracle", group=True),
+    Column("iteration", "iteration"),
+    Column("return_mean", "return", ".4f", "return_std"),
+    Column("return_ratio", "return / exact", ".4f"),
+    Column("scored_fraction", "scored / (|S| |A|) per iter", ".3f"),
+    Column("time", "time per run (s)", ".3f", group=True),
+]
+_SYMLOG = {"value": "symlog", "base": 2, "linthresh": 1}
+_PANEL = partial(Panel, "iteration", by="oracle", xlabel="iteration", xscale=_SYMLOG)
+PLOT = (
+    _PANEL("return_mean", ylabel="return (mean ± std over MDPs)", yerr="return_std"),
+    _PANEL(
+        "scored_fraction",
+        ylabel="candidates scored per iteration / (|S| |A|)",
+        ylim=(0, 1.05),
+    ),
+)
 
 
 def _checkpoints(max_iter):
-    points = {0, 1, max_iter}
-    k = 2
-    while k < max_iter:
-        points.add(k)
-        k *= 2
-    return sorted(points)
+    powers = {2**k for k in range(1, max_iter.bit_length()) if 2**k < max_iter}
+    return sorted({0, 1, max_iter} | powers)
 
 
 def _run(mdp, maxip, max_iter, seed):
@@ -42,8 +64,7 @@ def _run(mdp, maxip, max_iter, seed):
     # (zero gap) keeps its last policy.
     returns = np.asarray(result.return_history, dtype=float)
     returns = np.pad(returns, (0, max_iter + 1 - returns.size), mode="edge")
-    scored = np.asarray(result.n_scored, dtype=float)
-    return returns, scored, elapsed
+    return returns, np.asarray(result.n_scored, dtype=float), elapsed
 
 
 def run_sfwpo(*, full=False, trials=None, random_state=0, n_jobs=None, progress=None):
@@ -79,62 +100,33 @@ def run_sfwpo(*, full=False, trials=None, random_state=0, n_jobs=None, progress=
         policies 0..k, over ``n_states * n_actions``) and ``time`` (s per
         run of ``max_iter`` updates, mean over MDPs).
     """
-    run = TrialRunner(
-        (QUICK_TRIALS, FULL_TRIALS), full, trials, random_state, n_jobs, progress
-    )
-    mdp_options = run.size(QUICK_MDP, FULL_MDP)
-    max_iter = run.size(QUICK_ITER, FULL_ITER)
-    n_pairs = mdp_options["n_states"] * mdp_options["n_actions"]
+    run = TrialRunner((3, 10), full, trials, random_state, n_jobs, progress)
+    quick = {"mdp": QUICK_MDP, "max_iter": QUICK_ITER}
+    size = run.settings(quick, {"mdp": FULL_MDP, "max_iter": FULL_ITER}, lsh=LSH)
     runs = {oracle: [] for oracle in ORACLES}
     for trial in range(run.trials):
-        mdp = make_action_constrained_mdp(**mdp_options, random_state=run.seed())
+        mdp = make_action_constrained_mdp(**size.mdp, random_state=run.seed())
         seed = run.seed()
         for oracle in ORACLES:
             run.report(f"MDP {trial + 1}/{run.trials}: {oracle} oracle")
-            runs[oracle].append(_run(mdp, oracle, max_iter, seed))
+            runs[oracle].append(_run(mdp, oracle, size.max_iter, seed))
+    exact = np.array([returns for returns, _, _ in runs["exact"]])
+    n_pairs = size.mdp["n_states"] * size.mdp["n_actions"]
     rows = []
-    exact_returns = np.array([returns for returns, _, _ in runs["exact"]])
     for oracle in ORACLES:
-        returns = np.array([r for r, _, _ in runs[oracle]])
-        scored = [s for _, s, _ in runs[oracle]]
-        times = [t for _, _, t in runs[oracle]]
-        for t in _checkpoints(max_iter):
-            ratio = returns[:, t] / exact_returns[:, t]
+        returns, scored, times = zip(*runs[oracle])
+        returns = np.array(returns)
+        for t in _checkpoints(size.max_iter):
             # Oracle calls at the policies 0..t (the call at t is the one that
             # would choose the next direction).
-            fraction = np.mean([s[: t + 1].mean() for s in scored]) / n_pairs
-            rows.append(
-                {
-                    "oracle": oracle,
-                    "iteration": t,
-                    "return_mean": float(returns[:, t].mean()),
-                    "return_std": float(returns[:, t].std()),
-                    "return_ratio": float(ratio.mean()),
-                    "scored_fraction": float(fraction),
-                    "time": float(np.mean(times)),
-                }
-            )
-    columns = [
-        Column("oracle", "oracle", group=True),
-        Column("iteration", "iteration"),
-        Column("return_mean", "return", ".4f", "return_std"),
-        Column("return_ratio", "return / exact", ".4f"),
-        Column("scored_fraction", "scored / (|S| |A|) per iter", ".3f"),
-        Column("time", "time per run (s)", ".3f", group=True),
-    ]
-    caption = (
-        "Table: SFWPO (Algorithm 5) on make_action_constrained_mdp("
-        + ", ".join(f"{k}={v}" for k, v in mdp_options.items())
-        + f"), {run.trials} MDPs, {max_iter} iterations, the exact MIPS scan "
-        f"against LSHMIPS(n_tables={LSH['n_tables']}, n_bits={LSH['n_bits']}) per "
-        "state, the same seed for both. Return: mean ± std over MDPs at that "
-        "iteration; return / exact: mean over MDPs of the LSH return over the exact "
-        "one; scored: mean candidates scored per iteration so far over all "
-        f"state-action pairs. random_state={random_state}, {run.cpu_count} cores."
-    )
-    return run.result(
-        "sfwpo", rows, columns, caption, mdp=mdp_options, max_iter=max_iter, lsh=LSH
-    )
+            calls = np.mean([s[: t + 1].mean() for s in scored])
+            at_t = returns[:, t]
+            ratio = (at_t / exact[:, t]).mean()
+            values = (at_t.mean(), at_t.std(), ratio, calls / n_pairs, np.mean(times))
+            row = {"oracle": oracle, "iteration": t}
+            rows.append(row | dict(zip(STATS, map(float, values))))
+    caption = CAPTION.format(**vars(run), **vars(size))
+    return run.result("sfwpo", rows, COLUMNS, caption, **vars(size))
 
 
 def plot_sfwpo(result, figure):
@@ -147,27 +139,4 @@ def plot_sfwpo(result, figure):
     figure : matplotlib.figure.Figure
         Figure to draw on.
     """
-    figure.set_size_inches(10.0, 4.0)
-    left, right = figure.subplots(1, 2)
-    for oracle, marker in zip(ORACLES, "os"):
-        rows = [row for row in result.rows if row["oracle"] == oracle]
-        t = [row["iteration"] for row in rows]
-        left.errorbar(
-            t,
-            [row["return_mean"] for row in rows],
-            yerr=[row["return_std"] for row in rows],
-            marker=marker,
-            capsize=3,
-            label=oracle,
-        )
-        right.plot(
-            t, [row["scored_fraction"] for row in rows], marker=marker, label=oracle
-        )
-    for ax in (left, right):
-        ax.set_xscale("symlog", base=2, linthresh=1)
-        ax.set_xlabel("iteration")
-        ax.legend(fontsize="small")
-    left.set_ylabel("return (mean ± std over MDPs)")
-    right.set_ylabel("candidates scored per iteration / (|S| |A|)")
-    right.set_ylim(0, 1.05)
-    figure.tight_layout()
+    draw(result, figure, *PLOT)

@@ -7,11 +7,10 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import check_classification_targets, unique_labels
+from sklearn.utils.multiclass import unique_labels
 from sklearn.utils.validation import check_is_fitted
 
 from ..optim._compadagrad_solver import (
@@ -28,15 +27,9 @@ from ..oracles import (
     PerceptronLoss,
     SquaredHingeLoss,
 )
-from ..utils._sklearn_compat import (
-    Interval,
-    LinearClassifierMixin,
-    SparseCoefMixin,
-    StrOptions,
-    _fit_context,
-    validate_data,
-)
-from ..utils._validation import check_sample_weight, check_square_range
+from ..utils._sklearn_compat import Interval, StrOptions, _fit_context
+from ..utils._validation import check_sample_weight
+from ._base import _BaseLinearClassifier, _check_warm_start
 
 # The loss options of SGDClassifier, as members of the margin-loss family.
 _LOSSES = {
@@ -46,8 +39,6 @@ _LOSSES = {
     "squared_hinge": SquaredHingeLoss(),
     "perceptron": PerceptronLoss(),
 }
-# CSR or dense C-contiguous rows, in float32 or float64 (kept).
-_INPUT_FORMAT = dict(accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
 
 
 def _check_classes(classes):
@@ -57,21 +48,6 @@ def _check_classes(classes):
             f"{classes.shape[0]} class."
         )
     return classes
-
-
-def _check_warm_start(previous, n_features, classes):
-    """Refuse to continue a fit on other features or classes."""
-    n_previous, previous_classes = previous
-    if (
-        n_previous != n_features
-        or previous_classes.shape != classes.shape
-        or np.any(previous_classes != classes)
-    ):
-        raise ValueError(
-            "warm_start=True continues the previous fit, which had "
-            f"{n_previous} features and classes {previous_classes!r}; got "
-            f"{n_features} features and classes {classes!r}."
-        )
 
 
 # The parameters the solver takes as they are.
@@ -93,7 +69,7 @@ _SOLVER_PARAMS = (
 )
 
 
-class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
+class CompAdaGradClassifier(_BaseLinearClassifier):
     """Linear classifier trained by CompAdaGrad, with SGDClassifier's interface.
 
     Composite mirror descent (Mehta, Rendell, Varghese and Webers, eq. 2) on
@@ -476,17 +452,6 @@ class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
-    def _validate_X_y(self, X, y, reset):
-        X, y = validate_data(self, X, y, reset=reset, **_INPUT_FORMAT)
-        check_classification_targets(y)
-        check_square_range(X)
-        return X, y
-
     def _solver(self, max_iter, tol):
         params = {name: getattr(self, name) for name in _SOLVER_PARAMS}
         return CompAdaGradSolver(
@@ -744,18 +709,7 @@ class CompAdaGradClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
         total[all_zero] = self.classes_.shape[0]
         return proba / total[:, None]
 
-    @available_if(_check_proba)
-    def predict_log_proba(self, X):
-        """Log of the probability estimates (see :meth:`predict_proba`).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Input data.
-
-        Returns
-        -------
-        log_proba : ndarray of shape (n_samples, n_classes)
-            Log-probability of every class, in the order of :attr:`classes_`.
-        """
-        return np.log(self.predict_proba(X))
+    # The base class's, available with predict_proba only.
+    predict_log_proba = available_if(_check_proba)(
+        _BaseLinearClassifier.predict_log_proba
+    )

@@ -10,25 +10,16 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_class_weight
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ..optim import approximate_proximal_point
 from ..oracles import LogisticLoss
-from ..utils._sklearn_compat import (
-    Interval,
-    LinearClassifierMixin,
-    RealNotInt,
-    SparseCoefMixin,
-    StrOptions,
-    _fit_context,
-    validate_data,
-)
-from ..utils._validation import check_sample_weight, check_square_range
+from ..utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
+from ..utils._validation import check_sample_weight
+from ._base import _BaseLinearClassifier, _check_warm_start
 
 _MAX_SEED = np.iinfo(np.int32).max
 _FLOAT64_MAX = float(np.finfo(np.float64).max)
@@ -98,7 +89,7 @@ def _fit_binary(X, signs, weights, x0, *, options, seed):
             max_inner_iter=options["max_inner_iter"],
             prox_weight=options["prox_weight"],
             leverage=options["leverage"],
-            sketch_size=options["sketch_size"],
+            n_components=options["n_components"],
             n_iter_no_change=patience,
             x0=x0,
             random_state=seed,
@@ -115,7 +106,7 @@ def _fit_binary(X, signs, weights, x0, *, options, seed):
     }
 
 
-class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstimator):
+class LocalSensitivityLogistic(_BaseLinearClassifier):
     """L2-regularized logistic regression by local-sensitivity sampling.
 
     Minimizes scikit-learn's logistic regression objective (the intercept
@@ -270,7 +261,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
         Johnson-Lindenstrauss projection in :math:`O(\\mathrm{nnz} \\log n)`
         (:func:`~skcgm.oracles.ridge_leverage_scores`).
 
-    sketch_size : int, default=None
+    n_components : int, default=None
         CountSketch rows for ``leverage='sketch'``; None means 20 times the
         number of columns of the leverage matrix (the features, the
         intercept and, for 'local_sensitivity', the extra column of Theorem
@@ -450,7 +441,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
         "sampling": [StrOptions({"local_sensitivity", "uniform", "leverage", "full"})],
         "scores": [StrOptions({"theorem10", "theorem9", "leverage_only"})],
         "leverage": [StrOptions({"exact", "sketch"})],
-        "sketch_size": [Interval(Integral, 1, None, closed="left"), None],
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
         "class_weight": [StrOptions({"balanced"}), dict, None],
         "warm_start": ["boolean"],
         "random_state": ["random_state"],
@@ -473,7 +464,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
         sampling="local_sensitivity",
         scores="theorem10",
         leverage="exact",
-        sketch_size=None,
+        n_components=None,
         class_weight=None,
         warm_start=False,
         random_state=None,
@@ -492,17 +483,12 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
         self.sampling = sampling
         self.scores = scores
         self.leverage = leverage
-        self.sketch_size = sketch_size
+        self.n_components = n_components
         self.class_weight = class_weight
         self.warm_start = warm_start
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
     def _options(self):
         return dict(
@@ -518,7 +504,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
             sampling=self.sampling,
             scores=self.scores,
             leverage=self.leverage,
-            sketch_size=self.sketch_size,
+            n_components=self.n_components,
             verbose=int(self.verbose),
         )
 
@@ -527,17 +513,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
         n_problems = 1 if classes.shape[0] == 2 else classes.shape[0]
         if not (self.warm_start and hasattr(self, "coef_")):
             return [None] * n_problems
-        previous = self.classes_
-        if (
-            self.coef_.shape[1] != n_features
-            or previous.shape != classes.shape
-            or np.any(previous != classes)
-        ):
-            raise ValueError(
-                "warm_start=True continues the previous fit, which had "
-                f"{self.coef_.shape[1]} features and classes {previous!r}; got "
-                f"{n_features} features and classes {classes!r}."
-            )
+        _check_warm_start((self.coef_.shape[1], self.classes_), n_features, classes)
         # coef_ is a sparse matrix after sparsify().
         coef = self.coef_.toarray() if sp.issparse(self.coef_) else self.coef_
         coef = np.asarray(coef, dtype=np.float64)
@@ -576,17 +552,7 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
                 # Past fit and scikit-learn's _fit_context wrapper.
                 stacklevel=3,
             )
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            accept_sparse="csr",
-            dtype=[np.float64, np.float32],
-            order="C",
-            reset=True,
-        )
-        check_classification_targets(y)
-        check_square_range(X)
+        X, y = self._validate_X_y(X, y, reset=True)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         classes = np.unique(y)
         class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
@@ -686,18 +652,3 @@ class LocalSensitivityLogistic(LinearClassifierMixin, SparseCoefMixin, BaseEstim
         """
         check_is_fitted(self)
         return self._predict_proba_lr(X)
-
-    def predict_log_proba(self, X):
-        """Log of the probability estimates (see :meth:`predict_proba`).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Input data.
-
-        Returns
-        -------
-        log_proba : ndarray of shape (n_samples, n_classes)
-            Log-probability of every class, in the order of :attr:`classes_`.
-        """
-        return np.log(self.predict_proba(X))

@@ -4,25 +4,15 @@ from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ..base import BaseSumOfMinimum
 from ..optim._mixed_linear_loss import MixedLinearLoss
-from ..optim._restarts import best_of_restarts, warn_if_fewer_distinct
-from ..optim._sum_of_min import SOLVER_CONSTRAINTS, Naming, plan_sum_of_minimum
+from ..optim._sum_of_min import SOLVER_CONSTRAINTS, Naming
 from ..optim._sum_of_min_weights import normalized_weights
-from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
+from ..utils._sklearn_compat import Interval, _fit_context, validate_data
 from ..utils._validation import check_sample_weight, check_square_range
-
-# KMeans' words in the messages, with components for clusters; the verbose
-# lines report the objective (penalty included), there being no inertia.
-_NAMING = Naming(
-    owner="MixedLinearRegressor",
-    params="initial coefficients",
-    explicit="initial coefficients",
-    groups="components",
-    quantity="objective",
-)
 
 
 def _with_zero_intercepts(params, n_features):
@@ -39,7 +29,7 @@ def _call_init(init, X, n_components, random_state):
     return _with_zero_intercepts(params, X.shape[1])
 
 
-class MixedLinearRegressor(RegressorMixin, BaseEstimator):
+class MixedLinearRegressor(RegressorMixin, BaseSumOfMinimum):
     """Mixture of linear regressions by sum-of-minimum optimization.
 
     Fits :math:`k` linear models to data :math:`(a_i, b_i)` each of which
@@ -121,7 +111,7 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         gradient-norm score although the paper's text (section 5.2) names
         Algorithm 1.
 
-    solver : {'exact', 'gd', 'momentum'}, default='exact'
+    solver : {'exact', 'gd', 'momentum'} or solver object, default='exact'
         'exact' is Algorithm 7, the ridge update of every component; 'gd'
         takes one gradient step of size :math:`1/L`,
         :math:`L = \\max_i \\|a_i\\|^2 + \\alpha`, per iteration (Algorithm 2,
@@ -132,6 +122,9 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
         with a :class:`~sklearn.exceptions.ConvergenceWarning`. A component
         whose ridge system is singular within rounding (fewer samples than
         features, of large scale) is solved in the range of its samples.
+        An object with a ``solve`` method (such as
+        :class:`~skcgm.optim.GradientLloyd`) runs with its own
+        hyper-parameters, ``max_iter`` and ``tol`` included.
 
     n_init : 'auto' or int, default='auto'
         Number of runs with different seeds; the run of lowest objective is
@@ -253,24 +246,17 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        **{
-            key: SOLVER_CONSTRAINTS[key]
-            for key in (
-                "init",
-                "init_score",
-                "solver",
-                "tol",
-                "random_state",
-                "n_jobs",
-                "verbose",
-            )
-        },
+        **BaseSumOfMinimum._parameter_constraints,
+        **{key: SOLVER_CONSTRAINTS[key] for key in ("init", "init_score", "solver")},
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "alpha": [Interval(Real, 0, None, closed="neither")],
         "fit_intercept": ["boolean"],
-        "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
     }
+
+    # KMeans' words in the messages, with components for clusters; the
+    # verbose lines report the objective (penalty included), there being no
+    # inertia.
+    _naming = Naming("MixedLinearRegressor", "initial coefficients", "components")
 
     def __init__(
         self,
@@ -384,35 +370,18 @@ class MixedLinearRegressor(RegressorMixin, BaseEstimator):
             Fitted estimator.
         """
         X, y = self._validate(X, y, reset=True)
-        if X.shape[0] < self.n_components:
-            raise ValueError(
-                f"n_samples={X.shape[0]} should be >= n_components={self.n_components}."
-            )
         # float64 whatever the dtype of X: weights beyond float32's range are
         # valid, the engine normalizes them.
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        problem = self._bind(X, y)
-        plan = plan_sum_of_minimum(
-            problem,
+        result = self._solve(
+            self._bind(X, y),
             self.n_components,
             sample_weight,
             init=self._resolve_init(X.shape[1]),
             init_score=self.init_score,
             solver=self.solver,
             empty_cluster="keep",
-            n_init=self.n_init,
-            max_iter=self.max_iter,
-            tol=self.tol,
-            naming=_NAMING,
         )
-        result = best_of_restarts(
-            problem,
-            **plan,
-            random_state=self.random_state,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
-        )
-        warn_if_fewer_distinct(result.labels, self.n_components, _NAMING)
         n_features = X.shape[1]
         self.coef_ = np.ascontiguousarray(result.params[:, :n_features])
         if self.fit_intercept:

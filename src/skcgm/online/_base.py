@@ -16,33 +16,16 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils import check_random_state
 
-from ..utils._checks import _check_positive, _is_finite_real
-from ..utils._math import _MAX_RADIUS
-from ..utils._params import _ParamsMixin
-from ..utils._sklearn_compat import HasMethods, Interval
-from ..utils._validation import check_square_range
+from ..utils._params import StrictInterval, _ParamsMixin
+from ..utils._sklearn_compat import HasMethods
+from ..utils._validation import _is_finite_real, check_square_range
 
 # The (1 - 1/e) factor of the boosted gradient, eq. (3).
 _ONE_MINUS_INV_E = 1.0 - np.exp(-1.0)
 
-
-def _check_rng(random_state):
-    """A RandomState from None, an int, a RandomState or a Generator.
-
-    A :class:`numpy.random.Generator` is wrapped, not reseeded: the returned
-    RandomState draws from the Generator's own bit generator.
-    """
-    if isinstance(random_state, np.random.Generator):
-        return np.random.RandomState(random_state.bit_generator)
-    return check_random_state(random_state)
-
-
 # A positive real (a step, a tolerance, a bound), or None for a default.
-_POSITIVE_OR_NONE = [Interval(Real, 0, None, closed="neither"), None]
-# The random_state of the learners: scikit-learn's, or a numpy Generator.
-_RANDOM_STATE = ["random_state", np.random.Generator]
+_POSITIVE_OR_NONE = [StrictInterval(Real, 0, None, closed="neither"), None]
 
 
 def _lmo_n_features(owner, lmo):
@@ -64,31 +47,6 @@ def _lmo_n_features(owner, lmo):
             f"lmo.n_features is {n_features!r} for {lmo!r}."
         )
     return int(n_features)
-
-
-def _lmo_radius(owner, lmo, radius):
-    """The radius R of Assumption A1: ``radius`` if given, else ``lmo.radius``.
-
-    A ValueError when its square would overflow (issue 16's range policy).
-    """
-    if radius is not None:
-        name, value = "radius", float(radius)
-    else:
-        value = getattr(lmo, "radius", None)
-        if value is None:
-            raise ValueError(
-                f"{owner} needs the radius R = max ||x|| of the decision set: "
-                f"the LMO {lmo!r} has no radius, pass radius=..."
-            )
-        name = "radius (from lmo.radius)"
-        value = _check_positive(owner, name, value, allow_none=False)
-    if value > _MAX_RADIUS:
-        raise ValueError(
-            f"The '{name}' parameter of {owner} is {value:.3g}: its square "
-            f"overflows float64 (radii up to {_MAX_RADIUS:.3g} are accepted). "
-            "Scale the decision set and the gradients down by a common factor."
-        )
-    return value
 
 
 def _check_origin(owner, lmo, n_features):
@@ -176,7 +134,7 @@ class BaseOnlineLearner(_ParamsMixin):
     >>> import numpy as np
     >>> from skcgm.online import OGA
     >>> from skcgm.oracles import BoxLMO
-    >>> learner = OGA(BoxLMO(n_features=2), horizon=2, step_size=0.5)
+    >>> learner = OGA(BoxLMO(n_features=2), horizon=2, eta0=0.5)
     >>> learner.decide()
     array([0., 0.])
     >>> learner.query_point()
@@ -187,7 +145,7 @@ class BaseOnlineLearner(_ParamsMixin):
 
     _parameter_constraints: dict = {
         "lmo": [HasMethods(["__call__"])],
-        "horizon": [Interval(Integral, 1, None, closed="left")],
+        "horizon": [StrictInterval(Integral, 1, None, closed="left")],
         "verbose": ["verbose"],
     }
 

@@ -16,32 +16,19 @@ from numbers import Integral
 import numpy as np
 
 from ..utils._math import _norm
-from ..utils._sklearn_compat import Interval, StrOptions
-from ..utils._validation import check_square_range
+from ..utils._params import RANDOM_STATE, StrictInterval
+from ..utils._random import as_random_state
+from ..utils._sklearn_compat import HasMethods, StrOptions
+from ..utils._validation import check_square_range, resolve_radius
 from ._base import (
     _ONE_MINUS_INV_E,
     _POSITIVE_OR_NONE,
-    _RANDOM_STATE,
     BaseOnlineLearner,
     _check_origin,
-    _check_rng,
-    _lmo_radius,
     _resolve_block_size,
     _vertex,
 )
-from ._boosting import sample_boosting_z
-
-
-def _check_project(owner, lmo):
-    project = getattr(lmo, "project", None)
-    if not callable(project):
-        raise ValueError(
-            f"{owner} needs an exact Euclidean projection, but the 'lmo' "
-            f"parameter {lmo!r} has no project method; use a set with one "
-            "(box, simplex, l1/l2 balls, DownClosedPolytopeLMO, ...) or a "
-            "projection-free learner (POBGA, MonoFW)."
-        )
-    return project
+from ._boosting import _boosting_z
 
 
 def _float_or_none(value):
@@ -56,25 +43,24 @@ def _ogd_step(learner, grad_bound, source, numerator):
         raise ValueError(
             f"{source} gives a gradient bound G = {grad_bound:.3g} so small "
             f"that the step eta = {numerator} / (G sqrt(T)) overflows; scale the "
-            f"gradients up or pass step_size=... to {type(learner).__name__}."
+            f"gradients up or pass eta0=... to {type(learner).__name__}."
         )
     return step
 
 
-def _checked_step(learner, step_size, gradient):
-    """``step_size * gradient``, or a ValueError when its squares overflow.
+def _checked_step(learner, eta0, gradient):
+    """``eta0 * gradient``, or a ValueError when its squares overflow.
 
     The projection squares the point it projects; a step this large is a
-    step_size out of scale with the gradients.
+    eta0 out of scale with the gradients.
     """
     with np.errstate(over="ignore"):
-        step = step_size * gradient
+        step = eta0 * gradient
     owner = type(learner).__name__
     check_square_range(
         np.atleast_2d(step),
         input_name=(
-            f"The ascent step step_size * gradient of {owner}.update "
-            f"(step_size={step_size:.3g})"
+            f"The ascent step eta0 * gradient of {owner}.update (eta0={eta0:.3g})"
         ),
     )
     return step
@@ -85,7 +71,10 @@ class _ProjectedAscent(BaseOnlineLearner):
 
     _parameter_constraints: dict = {
         **BaseOnlineLearner._parameter_constraints,
-        "step_size": _POSITIVE_OR_NONE,
+        # The exact Euclidean projection: a set with one (box, simplex, l1/l2
+        # balls, DownClosedPolytopeLMO, ...); POBGA and MonoFW need none.
+        "lmo": [HasMethods(["__call__", "project"])],
+        "eta0": _POSITIVE_OR_NONE,
         "radius": _POSITIVE_OR_NONE,
         "grad_bound": _POSITIVE_OR_NONE,
     }
@@ -94,14 +83,14 @@ class _ProjectedAscent(BaseOnlineLearner):
     def _validate_params(self):
         super()._validate_params()
         owner = type(self).__name__
-        self._project = _check_project(owner, self.lmo)
-        self.radius_ = _lmo_radius(owner, self.lmo, self.radius)
+        self._project = self.lmo.project
+        self.radius_ = resolve_radius(owner, self.lmo, self.radius)
         _check_origin(owner, self.lmo, self.n_features_)
         self._gamma = _ONE_MINUS_INV_E if self._boosted else 1.0
         self.grad_bound_ = _float_or_none(self.grad_bound)
-        self.step_size_ = _float_or_none(self.step_size)
-        if self.step_size_ is None and self.grad_bound_ is not None:
-            self.step_size_ = self._default_step(
+        self.eta0_ = _float_or_none(self.eta0)
+        if self.eta0_ is None and self.grad_bound_ is not None:
+            self.eta0_ = self._default_step(
                 self.grad_bound_, f"The 'grad_bound' parameter of {owner}"
             )
 
@@ -112,7 +101,7 @@ class _ProjectedAscent(BaseOnlineLearner):
         )
 
     def _start(self):
-        self._rng = _check_rng(getattr(self, "random_state", None))
+        self._rng = as_random_state(getattr(self, "random_state", None))
         self._x = np.zeros(self.n_features_)
         self.history_["step"] = []
 
@@ -121,19 +110,19 @@ class _ProjectedAscent(BaseOnlineLearner):
 
     def _query(self):
         if self._boosted:
-            return float(sample_boosting_z(self._rng)) * self._x
+            return _boosting_z(self._rng) * self._x
         return self._x
 
     def _update(self, gradient):
-        if self.step_size_ is None:
+        if self.eta0_ is None:
             norm = _norm(gradient)
             if norm == 0:
                 return  # any step: the point does not move
-            self.step_size_ = self._default_step(
+            self.eta0_ = self._default_step(
                 norm, f"The 'gradient' passed to {type(self).__name__}.update"
             )
             self.grad_bound_ = norm
-        y = self._x + _checked_step(self, self.step_size_ * self._gamma, gradient)
+        y = self._x + _checked_step(self, self.eta0_ * self._gamma, gradient)
         self._x = np.array(self._project(y), dtype=np.float64)
         self.n_projections_ += 1
 
@@ -157,7 +146,7 @@ class OGA(_ProjectedAscent):
         known ``n_features``.
     horizon : int
         The number of rounds :math:`T`.
-    step_size : float, default=None
+    eta0 : float, default=None
         :math:`\eta`. None is :math:`2R / (G \sqrt T)` (:math:`2R` bounds the
         diameter). A step whose product with a gradient has squares that
         overflow raises a ValueError in :meth:`update`.
@@ -176,7 +165,7 @@ class OGA(_ProjectedAscent):
         Dimension of the decision set.
     radius_ : float
         The radius used.
-    step_size_ : float or None
+    eta0_ : float or None
         The step used (None until estimated).
     grad_bound_ : float or None
         The gradient bound used.
@@ -203,7 +192,7 @@ class OGA(_ProjectedAscent):
     >>> import numpy as np
     >>> from skcgm.online import OGA
     >>> from skcgm.oracles import BoxLMO
-    >>> learner = OGA(BoxLMO(n_features=2), horizon=3, step_size=0.75)
+    >>> learner = OGA(BoxLMO(n_features=2), horizon=3, eta0=0.75)
     >>> for t in range(3):
     ...     x = learner.decide()
     ...     q = learner.query_point()
@@ -213,11 +202,11 @@ class OGA(_ProjectedAscent):
     """
 
     def __init__(
-        self, lmo, horizon, *, step_size=None, radius=None, grad_bound=None, verbose=0
+        self, lmo, horizon, *, eta0=None, radius=None, grad_bound=None, verbose=0
     ):
         self.lmo = lmo
         self.horizon = horizon
-        self.step_size = step_size
+        self.eta0 = eta0
         self.radius = radius
         self.grad_bound = grad_bound
         self.verbose = verbose
@@ -246,7 +235,7 @@ class OBGA(_ProjectedAscent):
         otherwise), have ``project`` and a known ``n_features``.
     horizon : int
         The number of rounds :math:`T`.
-    step_size : float, default=None
+    eta0 : float, default=None
         :math:`\eta`. None is :math:`2R / ((1 - 1/e) G \sqrt T)`.
     radius : float, default=None
         :math:`R`; None takes ``lmo.radius``.
@@ -266,7 +255,7 @@ class OBGA(_ProjectedAscent):
         Dimension of the decision set.
     radius_ : float
         The radius used.
-    step_size_ : float or None
+    eta0_ : float or None
         The step used (None until estimated).
     grad_bound_ : float or None
         The gradient bound used.
@@ -293,7 +282,7 @@ class OBGA(_ProjectedAscent):
     >>> import numpy as np
     >>> from skcgm.online import OBGA
     >>> from skcgm.oracles import BoxLMO
-    >>> learner = OBGA(BoxLMO(n_features=2), horizon=5, step_size=1.0,
+    >>> learner = OBGA(BoxLMO(n_features=2), horizon=5, eta0=1.0,
     ...                random_state=0)
     >>> for t in range(5):
     ...     x = learner.decide()
@@ -305,7 +294,7 @@ class OBGA(_ProjectedAscent):
 
     _parameter_constraints: dict = {
         **_ProjectedAscent._parameter_constraints,
-        "random_state": _RANDOM_STATE,
+        "random_state": RANDOM_STATE,
     }
     _boosted = True
 
@@ -314,7 +303,7 @@ class OBGA(_ProjectedAscent):
         lmo,
         horizon,
         *,
-        step_size=None,
+        eta0=None,
         radius=None,
         grad_bound=None,
         random_state=None,
@@ -322,7 +311,7 @@ class OBGA(_ProjectedAscent):
     ):
         self.lmo = lmo
         self.horizon = horizon
-        self.step_size = step_size
+        self.eta0 = eta0
         self.radius = radius
         self.grad_bound = grad_bound
         self.random_state = random_state
@@ -360,17 +349,17 @@ class _FTPL:
 class _ProjectedOracles:
     """K online linear maximization oracles: projected gradient ascent."""
 
-    def __init__(self, learner, project, n_oracles, n_features, step_size):
+    def __init__(self, learner, project, n_oracles, n_features, eta0):
         self.learner = learner
         self.project = project
         self.v = np.zeros((n_oracles, n_features))
-        self.step_size = step_size
+        self.eta0 = eta0
 
     def decisions(self):
         return self.v
 
     def feed(self, rewards):
-        steps = _checked_step(self.learner, self.step_size, rewards)
+        steps = _checked_step(self.learner, self.eta0, rewards)
         self.v = np.array(
             [self.project(v + step) for v, step in zip(self.v, steps)],
             dtype=np.float64,
@@ -438,7 +427,7 @@ class MetaFW(BaseOnlineLearner):
         and :math:`p_k \sim \mathcal{N}(0, I)` drawn once, at :meth:`reset`.
         'projection': :math:`v^{(k)} \leftarrow \Pi_{\mathcal{K}}[v^{(k)} +
         \eta\, \nabla f_t(x_t^{(k)})]` from 0.
-    step_size : float, default=None
+    eta0 : float, default=None
         :math:`\eta` of the 'projection' oracles; None is
         :math:`2R / (G \sqrt T)`.
     perturbation : float, default=None
@@ -446,7 +435,7 @@ class MetaFW(BaseOnlineLearner):
         scale that balances the perturbation and stability terms of FTPL's
         regret).
     radius : float, default=None
-        :math:`R`; None takes ``lmo.radius`` (only used for ``step_size``).
+        :math:`R`; None takes ``lmo.radius`` (only used for ``eta0``).
     grad_bound : float, default=None
         :math:`G`; None estimates it from the first round's gradients (their
         largest norm).
@@ -506,13 +495,13 @@ class MetaFW(BaseOnlineLearner):
 
     _parameter_constraints: dict = {
         **BaseOnlineLearner._parameter_constraints,
-        "n_oracles": [Interval(Integral, 1, None, closed="left"), None],
+        "n_oracles": [StrictInterval(Integral, 1, None, closed="left"), None],
         "online_oracle": [StrOptions({"ftpl", "projection"})],
-        "step_size": _POSITIVE_OR_NONE,
+        "eta0": _POSITIVE_OR_NONE,
         "perturbation": _POSITIVE_OR_NONE,
         "radius": _POSITIVE_OR_NONE,
         "grad_bound": _POSITIVE_OR_NONE,
-        "random_state": _RANDOM_STATE,
+        "random_state": RANDOM_STATE,
     }
     _exact_gradient = True
 
@@ -523,7 +512,7 @@ class MetaFW(BaseOnlineLearner):
         *,
         n_oracles=None,
         online_oracle="ftpl",
-        step_size=None,
+        eta0=None,
         perturbation=None,
         radius=None,
         grad_bound=None,
@@ -534,7 +523,7 @@ class MetaFW(BaseOnlineLearner):
         self.horizon = horizon
         self.n_oracles = n_oracles
         self.online_oracle = online_oracle
-        self.step_size = step_size
+        self.eta0 = eta0
         self.perturbation = perturbation
         self.radius = radius
         self.grad_bound = grad_bound
@@ -548,22 +537,30 @@ class MetaFW(BaseOnlineLearner):
             self.n_oracles_ = max(1, round(math.sqrt(self.horizon)))
         else:
             self.n_oracles_ = int(self.n_oracles)
-        self._step_size = _float_or_none(self.step_size)
+        self._step_size = _float_or_none(self.eta0)
         self._sigma = _float_or_none(self.perturbation)
         self.grad_bound_ = _float_or_none(self.grad_bound)
         if self.online_oracle == "projection":
-            self._project = _check_project(owner, self.lmo)
+            # A rule between two parameters: this oracle projects.
+            self._project = getattr(self.lmo, "project", None)
+            if not callable(self._project):
+                raise ValueError(
+                    f"The 'lmo' parameter of {owner} must have a project method "
+                    "when online_oracle='projection' (an exact Euclidean "
+                    f"projection); {self.lmo!r} has none. Use online_oracle="
+                    "'ftpl', which needs the LMO only."
+                )
             # The oracles start at v = 0, so the first decision is 0.
             _check_origin(owner, self.lmo, self.n_features_)
             if self._step_size is None:
-                self.radius_ = _lmo_radius(owner, self.lmo, self.radius)
+                self.radius_ = resolve_radius(owner, self.lmo, self.radius)
 
     def _query_shape(self):
         return (self.n_oracles_, self.n_features_)
 
     def _start(self):
         K, n = self.n_oracles_, self.n_features_
-        self._rng = _check_rng(self.random_state)
+        self._rng = as_random_state(self.random_state)
         if self.online_oracle == "ftpl":
             self._oracles = _FTPL(self.lmo, K, n, self._rng)
             self._oracles.sigma = _perturbation_scale(
@@ -599,14 +596,14 @@ class MetaFW(BaseOnlineLearner):
                 if self.online_oracle == "ftpl" and self._sigma is None:
                     self._oracles.sigma = scale * math.sqrt(self.horizon)
                 if self.online_oracle == "projection" and self._step_size is None:
-                    self._oracles.step_size = _ogd_step(
+                    self._oracles.eta0 = _ogd_step(
                         self,
                         scale,
                         f"The 'gradient' passed to {type(self).__name__}.update",
                         "2 R",
                     )
         if self.online_oracle == "projection":
-            if self._oracles.step_size is None:
+            if self._oracles.eta0 is None:
                 return  # all gradients 0 so far: nothing moves
             self.n_projections_ += self.n_oracles_
         self._oracles.feed(gradient)
@@ -725,10 +722,10 @@ class MonoFW(BaseOnlineLearner):
 
     _parameter_constraints: dict = {
         **BaseOnlineLearner._parameter_constraints,
-        "block_size": [Interval(Integral, 1, None, closed="left"), None],
+        "block_size": [StrictInterval(Integral, 1, None, closed="left"), None],
         "perturbation": _POSITIVE_OR_NONE,
         "grad_bound": _POSITIVE_OR_NONE,
-        "random_state": _RANDOM_STATE,
+        "random_state": RANDOM_STATE,
     }
 
     def __init__(
@@ -763,7 +760,7 @@ class MonoFW(BaseOnlineLearner):
 
     def _start(self):
         K, n = self.block_size_, self.n_features_
-        self._rng = _check_rng(self.random_state)
+        self._rng = as_random_state(self.random_state)
         self._oracles = _FTPL(self.lmo, K, n, self._rng)
         self._oracles.sigma = _perturbation_scale(
             self._sigma, self.grad_bound_, self.n_blocks_

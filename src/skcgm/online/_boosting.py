@@ -30,7 +30,10 @@ from numbers import Integral
 
 import numpy as np
 
-from ..utils._checks import _check_point, _check_random_state
+from ..utils._params import RANDOM_STATE, StrictInterval
+from ..utils._random import as_rng
+from ..utils._sklearn_compat import validate_params
+from ..utils._validation import check_vector
 
 _E = np.e
 # 1 - 1/e, the weight of eq. (3) and the approximation ratio of Lemma 2.
@@ -62,10 +65,24 @@ def _check_quadratic(H, h):
     scale = max(1.0, float(np.max(np.abs(H))))
     if not np.allclose(H, H.T, rtol=0.0, atol=1e-12 * scale):
         raise ValueError("H must be symmetric; pass (H + H.T) / 2.")
-    h = _check_point(h, "h", n_features=H.shape[0], allow_empty=True)
+    h = check_vector(h, "h", H.shape[0], allow_empty=True, copy=True)
     return H, h
 
 
+def _boosting_z(rng, size=None):
+    """Draws of :math:`Z` from a validated stream (see :func:`sample_boosting_z`)."""
+    u = rng.uniform(0.0, 1.0, size=size)
+    z = np.log1p(u * (_E - 1.0))
+    return float(z) if size is None else z
+
+
+@validate_params(
+    {
+        "random_state": RANDOM_STATE,
+        "size": [StrictInterval(Integral, 0, None, closed="left"), tuple, None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def sample_boosting_z(random_state=None, size=None):
     """Draw the boosting variable :math:`Z` of eq. (3) by inverse CDF.
 
@@ -101,21 +118,21 @@ def sample_boosting_z(random_state=None, size=None):
     >>> round(float(z.mean()), 2)  # 1 / (e - 1) = 0.582
     0.58
     """
-    if size is not None:
-        sizes = (size,) if not isinstance(size, tuple) else size
-        if any(
-            isinstance(s, bool) or not isinstance(s, Integral) or s < 0 for s in sizes
-        ):
-            raise ValueError(
-                "size must be None, a non-negative int or a tuple of them; "
-                f"got {size!r}."
-            )
-    rng = _check_random_state(random_state)
-    u = rng.uniform(0.0, 1.0, size=size)
-    z = np.log1p(u * (_E - 1.0))
-    return float(z) if size is None else z
+    # The entries of a tuple, which no constraint reaches.
+    if isinstance(size, tuple) and any(
+        isinstance(s, bool) or not isinstance(s, Integral) or s < 0 for s in size
+    ):
+        raise ValueError(
+            "The 'size' parameter of sample_boosting_z must be None, an int >= 0 "
+            f"or a tuple of them; got {size!r}."
+        )
+    return _boosting_z(as_rng(random_state), size)
 
 
+@validate_params(
+    {"grad": [callable], "x": ["array-like"], "random_state": RANDOM_STATE},
+    prefer_skip_nested_validation=False,
+)
 def boosted_gradient(grad, x, random_state=None):
     """Unbiased stochastic gradient of the boosting surrogate, eq. (3).
 
@@ -157,10 +174,8 @@ def boosted_gradient(grad, x, random_state=None):
     >>> bool(np.allclose(g, (1 - np.exp(-1)) * (1 - z)))
     True
     """
-    if not callable(grad):
-        raise ValueError(f"grad must be a callable q -> gradient; got {grad!r}.")
-    x = _check_point(x, "x", allow_empty=True)
-    z = sample_boosting_z(random_state)
+    x = check_vector(x, "x", allow_empty=True, copy=True)
+    z = _boosting_z(as_rng(random_state))
     value = np.asarray(grad(z * x), dtype=np.float64)
     if value.shape != x.shape:
         raise ValueError(
@@ -210,7 +225,7 @@ def boosted_quadratic(H, h, x):
     (0.8964, array([0.2642, 0.2642]))
     """
     H, h = _check_quadratic(H, h)
-    x = _check_point(x, "x", n_features=H.shape[0], allow_empty=True)
+    x = check_vector(x, "x", H.shape[0], allow_empty=True)
     Hx = H @ x
     value = float(x @ Hx / (2.0 * _E) + _BOOST * (h @ x))
     return value, Hx / _E + _BOOST * h

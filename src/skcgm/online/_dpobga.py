@@ -13,53 +13,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..utils._math import _norm
-from ._base import _RANDOM_STATE, _check_rng
-from ._boosting import sample_boosting_z
+from ..utils._params import RANDOM_STATE
+from ..utils._random import as_random_state
+from ._boosting import _boosting_z
+from ._gossip import _beta, _gossip_weights
 from ._pobga import (
     _ascent_target,
     _BlockedBoostedAscent,
     _resolve_schedule,
     _theory_step,
 )
-
-
-def _check_weights(owner, weights):
-    """The gossip matrix A of Assumption A4, as a float64 array."""
-    try:
-        A = np.array(weights, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"The 'weights' parameter of {owner} must be a square array of "
-            f"real gossip weights; got {weights!r}."
-        ) from exc
-    if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
-        raise ValueError(
-            f"The 'weights' parameter of {owner} must be a square (n_nodes, "
-            f"n_nodes) array; got shape {A.shape}."
-        )
-    if not np.all(np.isfinite(A)) or np.any(A < 0):
-        raise ValueError(
-            f"The 'weights' parameter of {owner} must be finite and "
-            "non-negative (Assumption A4)."
-        )
-    if not np.allclose(A, A.T, rtol=0, atol=1e-10):
-        raise ValueError(
-            f"The 'weights' parameter of {owner} must be symmetric (Assumption A4)."
-        )
-    if not np.allclose(A.sum(axis=1), 1.0, rtol=0, atol=1e-10):
-        raise ValueError(
-            f"The 'weights' parameter of {owner} must be doubly stochastic: "
-            "every row must sum to 1 (Assumption A4)."
-        )
-    return A
-
-
-def _mixing_rate(A):
-    """beta = max(|lambda_2|, |lambda_N|) of Assumption A4 (0 for one node)."""
-    if A.shape[0] == 1:
-        return 0.0
-    eigenvalues = np.sort(np.linalg.eigvalsh(A))[::-1]
-    return float(max(abs(eigenvalues[1]), abs(eigenvalues[-1])))
 
 
 def _is_seed_sequence(random_state):
@@ -79,8 +42,8 @@ def _node_streams(random_state, n_nodes):
     POBGA's under the same ``random_state``.
     """
     if _is_seed_sequence(random_state):
-        return [_check_rng(seed) for seed in random_state]
-    root = _check_rng(random_state)
+        return [as_random_state(seed) for seed in random_state]
+    root = as_random_state(random_state)
     seeds = root.randint(np.iinfo(np.uint32).max, size=n_nodes - 1, dtype=np.uint32)
     return [root] + [np.random.RandomState(int(seed)) for seed in seeds]
 
@@ -129,7 +92,7 @@ class DPOBGA(_BlockedBoostedAscent):
     preset : {'practical', 'theory'}, default='practical'
         The constants of :math:`\eta`, :math:`\epsilon` and :math:`K`, as in
         :class:`POBGA`.
-    step_size : float, default=None
+    eta0 : float, default=None
         :math:`\eta`; overrides the preset.
     eps : float, default=None
         :math:`\epsilon`; overrides the preset.
@@ -174,10 +137,10 @@ class DPOBGA(_BlockedBoostedAscent):
         :math:`\lceil T/K \rceil`.
     eps_ : float
         The tolerance :math:`\epsilon`.
-    step_size_ : float or None
+    eta0_ : float or None
         The step :math:`\eta` when given or derived from ``grad_bound``; None
-        when every node estimates its own (see ``step_sizes_``).
-    step_sizes_ : ndarray of shape (n_nodes,)
+        when every node estimates its own (see ``eta0_per_node_``).
+    eta0_per_node_ : ndarray of shape (n_nodes,)
         The step of every node (NaN until known).
     grad_bound_ : float or None
         The given gradient bound, if any.
@@ -240,7 +203,7 @@ class DPOBGA(_BlockedBoostedAscent):
     _parameter_constraints: dict = {
         **_BlockedBoostedAscent._parameter_constraints,
         "weights": ["array-like"],
-        "random_state": [*_RANDOM_STATE, "array-like"],
+        "random_state": [*RANDOM_STATE, "array-like"],
     }
     _decentralized = True
 
@@ -252,7 +215,7 @@ class DPOBGA(_BlockedBoostedAscent):
         *,
         block_size="sqrt",
         preset="practical",
-        step_size=None,
+        eta0=None,
         eps=None,
         radius=None,
         grad_bound=None,
@@ -266,7 +229,7 @@ class DPOBGA(_BlockedBoostedAscent):
         self.weights = weights
         self.block_size = block_size
         self.preset = preset
-        self.step_size = step_size
+        self.eta0 = eta0
         self.eps = eps
         self.radius = radius
         self.grad_bound = grad_bound
@@ -278,9 +241,10 @@ class DPOBGA(_BlockedBoostedAscent):
     def _validate_params(self):
         super()._validate_params()
         owner = type(self).__name__
-        self._weights = _check_weights(owner, self.weights)
+        # The gossip matrix of Assumption A4 (its mixing rate may be 1).
+        self._weights = _gossip_weights(self.weights, 1e-10, negative_slack=0.0)
         self.n_nodes_ = self._weights.shape[0]
-        self.mixing_rate_ = _mixing_rate(self._weights)
+        self.mixing_rate_ = _beta(self._weights)
         _resolve_schedule(self, owner)
         # Only the length of a sequence: building the streams would draw from
         # a RandomState given as random_state.
@@ -301,9 +265,7 @@ class DPOBGA(_BlockedBoostedAscent):
         self._rngs = _node_streams(self.random_state, N)
         self._start_blocks((N, n), ("dist2", "lmo_calls", "consensus_error", "status"))
         self._max_grad_norms = np.zeros(N)
-        self.step_sizes_ = np.full(
-            N, np.nan if self.step_size_ is None else self.step_size_
-        )
+        self.eta0_per_node_ = np.full(N, np.nan if self.eta0_ is None else self.eta0_)
         self.n_lmo_calls_per_node_ = np.zeros(N, dtype=np.int64)
 
     def _decision(self):
@@ -322,23 +284,23 @@ class DPOBGA(_BlockedBoostedAscent):
     def _query(self):
         if not self._boosting:
             return self._x
-        z = np.array([float(sample_boosting_z(rng)) for rng in self._rngs])
+        z = np.array([_boosting_z(rng) for rng in self._rngs])
         return z[:, None] * self._x
 
     def _update(self, gradient):
-        if self.step_size_ is None:
+        if self.eta0_ is None:
             norms = np.array([_norm(row) for row in gradient])
             self._max_grad_norms = np.maximum(self._max_grad_norms, norms)
         self._accumulate(gradient)
 
     def _node_step(self, i):
-        if np.isnan(self.step_sizes_[i]) and self._max_grad_norms[i] > 0:
-            self.step_sizes_[i] = _theory_step(
+        if np.isnan(self.eta0_per_node_[i]) and self._max_grad_norms[i] > 0:
+            self.eta0_per_node_[i] = _theory_step(
                 self,
                 float(self._max_grad_norms[i]),
                 f"Row {i} of the 'gradient' passed to {type(self).__name__}.update",
             )
-        step = self.step_sizes_[i]
+        step = self.eta0_per_node_[i]
         return 0.0 if np.isnan(step) else float(step)
 
     def _end_block(self):

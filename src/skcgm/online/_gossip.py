@@ -17,13 +17,18 @@ networkx is installed; it is never required).
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
-from ..utils._checks import _check_count, _check_random_state
+from ..utils._params import RANDOM_STATE, StrictInterval
+from ..utils._random import as_rng
+from ..utils._sklearn_compat import validate_params
 from ._boosting import _check_square
+
+# A number of nodes, rows, columns or tries.
+_COUNT = [StrictInterval(Integral, 1, None, closed="left")]
 
 
 def _check_adjacency(adjacency, name="adjacency"):
@@ -125,6 +130,11 @@ def mixing_rate(weights):
     scale = max(1.0, float(np.max(np.abs(weights))))
     if not np.allclose(weights, weights.T, rtol=0.0, atol=1e-12 * scale):
         raise ValueError("weights must be symmetric.")
+    return _beta(weights)
+
+
+def _beta(weights):
+    """The mixing rate of a validated, (nearly) symmetric gossip matrix."""
     if weights.shape[0] == 1:
         return 0.0
     eigenvalues = np.linalg.eigvalsh((weights + weights.T) / 2.0)  # ascending
@@ -158,6 +168,28 @@ def spectral_gap(weights):
     return 1.0 - mixing_rate(weights)
 
 
+def _gossip_weights(weights, tol, *, negative_slack):
+    """A float64 copy of a non-negative, symmetric, doubly stochastic matrix.
+
+    Symmetry and the row sums are tested to ``tol``, the signs to
+    ``negative_slack``; a ValueError names the first violated condition.
+    """
+    weights = _check_square(weights, "weights", "matrix")
+    if np.min(weights) < -negative_slack:
+        raise ValueError("weights must be non-negative (Assumption A4).")
+    if not np.allclose(weights, weights.T, rtol=0.0, atol=tol):
+        raise ValueError("weights must be symmetric (Assumption A4).")
+    if not np.allclose(weights.sum(axis=1), 1.0, rtol=0.0, atol=tol):
+        raise ValueError(
+            "weights must be doubly stochastic, with rows summing to 1 (Assumption A4)."
+        )
+    return weights
+
+
+@validate_params(
+    {"tol": [StrictInterval(Real, 0, None, closed="left")]},
+    prefer_skip_nested_validation=True,
+)
 def check_gossip_matrix(weights, adjacency=None, *, tol=1e-10):
     """Check Assumption A4 and return the gossip matrix as float64.
 
@@ -197,12 +229,8 @@ default=None
     ...
     ValueError: weights must have a mixing rate beta < 1 ...
     """
-    weights = _check_square(weights, "weights", "matrix")
-    if isinstance(tol, bool) or not isinstance(tol, Real) or not tol >= 0:
-        raise ValueError(f"tol must be a real number >= 0; got {tol!r}.")
+    weights = _gossip_weights(weights, tol, negative_slack=tol)
     n_nodes = weights.shape[0]
-    if np.min(weights) < -tol:
-        raise ValueError("weights must be non-negative (Assumption A4).")
     if adjacency is not None:
         edges = _check_adjacency(adjacency)
         if edges.shape[0] != n_nodes:
@@ -215,10 +243,6 @@ default=None
                 "weights must be supported on the graph: a_ij > 0 only for an "
                 "edge (i, j) or i = j (Assumption A4)."
             )
-    if not np.allclose(weights, weights.T, rtol=0.0, atol=tol):
-        raise ValueError("weights must be symmetric (Assumption A4).")
-    if not np.allclose(weights.sum(axis=1), 1.0, rtol=0.0, atol=tol):
-        raise ValueError("weights must have rows summing to 1 (Assumption A4).")
     beta = mixing_rate(weights)
     if not beta <= 1.0 - tol:
         raise ValueError(
@@ -228,6 +252,7 @@ default=None
     return weights
 
 
+@validate_params({"n_nodes": _COUNT}, prefer_skip_nested_validation=True)
 def complete_graph(n_nodes):
     """Adjacency of the complete graph.
 
@@ -253,10 +278,10 @@ def complete_graph(n_nodes):
            [1, 0, 1],
            [1, 1, 0]])
     """
-    n_nodes = _check_count(n_nodes, "n_nodes")
     return ~np.eye(n_nodes, dtype=bool)
 
 
+@validate_params({"n_nodes": _COUNT}, prefer_skip_nested_validation=True)
 def cycle_graph(n_nodes):
     """Adjacency of the cycle (ring) :math:`0 - 1 - \\dots - (N-1) - 0`.
 
@@ -283,7 +308,6 @@ def cycle_graph(n_nodes):
            [0, 1, 0, 1],
            [1, 0, 1, 0]])
     """
-    n_nodes = _check_count(n_nodes, "n_nodes")
     adjacency = np.zeros((n_nodes, n_nodes), dtype=bool)
     if n_nodes > 1:
         nodes = np.arange(n_nodes)
@@ -292,6 +316,7 @@ def cycle_graph(n_nodes):
     return adjacency
 
 
+@validate_params({"rows": _COUNT, "cols": _COUNT}, prefer_skip_nested_validation=True)
 def grid_graph(rows, cols):
     """Adjacency of the 2-D grid (4-neighbours), node ``r * cols + c``.
 
@@ -317,8 +342,6 @@ def grid_graph(rows, cols):
     >>> grid_graph(2, 2).sum(axis=1)
     array([2, 2, 2, 2])
     """
-    rows = _check_count(rows, "rows")
-    cols = _check_count(cols, "cols")
     index = np.arange(rows * cols).reshape(rows, cols)
     adjacency = np.zeros((rows * cols, rows * cols), dtype=bool)
     adjacency[index[:, :-1].ravel(), index[:, 1:].ravel()] = True
@@ -326,6 +349,15 @@ def grid_graph(rows, cols):
     return adjacency | adjacency.T
 
 
+@validate_params(
+    {
+        "n_nodes": _COUNT,
+        "p": [StrictInterval(Real, 0, 1, closed="both")],
+        "random_state": RANDOM_STATE,
+        "max_tries": _COUNT,
+    },
+    prefer_skip_nested_validation=True,
+)
 def erdos_renyi_graph(n_nodes, p, random_state=None, *, max_tries=1000):
     """Connected Erdős-Rényi graph :math:`G(N, p)`, resampled until connected.
 
@@ -362,13 +394,9 @@ def erdos_renyi_graph(n_nodes, p, random_state=None, *, max_tries=1000):
     >>> connected_components(adjacency, directed=False)[0]
     1
     """
-    n_nodes = _check_count(n_nodes, "n_nodes")
-    if isinstance(p, bool) or not isinstance(p, Real) or not 0.0 <= p <= 1.0:
-        raise ValueError(f"p must be a real number in [0, 1]; got {p!r}.")
     if p == 0 and n_nodes > 1:
         raise ValueError("p must be > 0 for a connected graph on more than one node.")
-    max_tries = _check_count(max_tries, "max_tries")
-    rng = _check_random_state(random_state)
+    rng = as_rng(random_state)
     upper = np.triu(np.ones((n_nodes, n_nodes), dtype=bool), k=1)
     for _ in range(max_tries):
         adjacency = (rng.uniform(size=(n_nodes, n_nodes)) < p) & upper

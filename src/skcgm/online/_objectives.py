@@ -7,8 +7,13 @@ from numbers import Real
 
 import numpy as np
 
-from ..utils._checks import _check_noise, _check_point, _check_random_state
+from ..utils._params import StrictInterval
+from ..utils._random import as_rng
+from ..utils._sklearn_compat import validate_params
+from ..utils._validation import check_vector
 from ._boosting import _check_quadratic
+
+_NON_NEGATIVE = [StrictInterval(Real, 0, None, closed="left")]
 
 
 class QuadraticObjective:
@@ -74,11 +79,12 @@ class QuadraticObjective:
     0.1
     """
 
+    @validate_params({"noise": _NON_NEGATIVE}, prefer_skip_nested_validation=True)
     def __init__(self, H, h, *, noise=0.0):
         H, h = _check_quadratic(H, h)
         self.H = H
         self.h = h
-        self.noise = _check_noise(noise)
+        self.noise = float(noise)
         self.n_features = H.shape[0]
 
     def __repr__(self):
@@ -99,7 +105,7 @@ class QuadraticObjective:
         value : float
             :math:`\\frac12 x^\\top H x + h^\\top x`.
         """
-        x = _check_point(x, "x", n_features=self.n_features, allow_empty=True)
+        x = check_vector(x, "x", self.n_features, allow_empty=True)
         return float(0.5 * x @ (self.H @ x) + self.h @ x)
 
     def grad(self, x):
@@ -115,7 +121,7 @@ class QuadraticObjective:
         gradient : ndarray of shape (n_features,)
             :math:`H x + h`.
         """
-        x = _check_point(x, "x", n_features=self.n_features, allow_empty=True)
+        x = check_vector(x, "x", self.n_features, allow_empty=True)
         return self.H @ x + self.h
 
     def stochastic_grad(self, x, random_state=None):
@@ -136,7 +142,7 @@ class QuadraticObjective:
             :math:`H x + h + \\delta \\xi / \\|\\xi\\|`.
         """
         gradient = self.grad(x)
-        rng = _check_random_state(random_state)
+        rng = as_rng(random_state)
         if self.noise > 0:
             xi = rng.standard_normal(self.n_features)
             norm = np.linalg.norm(xi)
@@ -190,6 +196,7 @@ class QuadraticObjective:
         """Smoothness constant :math:`L = \\|H\\|_2` (Definition 1)."""
         return float(np.linalg.norm(self.H, 2))
 
+    @validate_params({"radius": _NON_NEGATIVE}, prefer_skip_nested_validation=True)
     def grad_bound(self, radius):
         """Bound :math:`G` on the stochastic gradient norm over a ball (Assumption A3).
 
@@ -204,6 +211,4 @@ class QuadraticObjective:
             :math:`\\|h\\| + \\|H\\|_2 R + \\delta \\ge \\|\\tilde\\nabla f(x)\\|`
             for :math:`\\|x\\| \\le R`.
         """
-        if isinstance(radius, bool) or not isinstance(radius, Real) or radius < 0:
-            raise ValueError(f"radius must be a real number >= 0; got {radius!r}.")
         return float(np.linalg.norm(self.h) + self.lipschitz * radius + self.noise)

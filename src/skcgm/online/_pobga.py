@@ -11,25 +11,25 @@ Garber and Kretzu (2022) called once per block of :math:`K` rounds.
 
 import math
 import warnings
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..oracles._projection import infeasible_projection_unchecked
 from ..utils._math import _MAX_RADIUS, _norm
-from ..utils._sklearn_compat import Interval, StrOptions
+from ..utils._params import RANDOM_STATE, StrictInterval
+from ..utils._random import as_random_state
+from ..utils._sklearn_compat import StrOptions
+from ..utils._validation import resolve_radius
 from ._base import (
     _ONE_MINUS_INV_E,
     _POSITIVE_OR_NONE,
-    _RANDOM_STATE,
     BaseOnlineLearner,
     _check_origin,
-    _check_rng,
-    _lmo_radius,
     _resolve_block_size,
 )
-from ._boosting import sample_boosting_z
+from ._boosting import _boosting_z
 
 # (c_eta, c_eps, c_K) of eta = c_eta R / ((1 - 1/e) G) T^{-3/4},
 # eps = c_eps R^2 T^{-1/2}, K = max(1, round(c_K sqrt(T))). 'theory' is
@@ -45,14 +45,14 @@ PRESETS = {
 def _resolve_schedule(learner, owner):
     """Set K, eps and eta of POBGA and DPOBGA from validated parameters.
 
-    ``step_size_`` stays None when neither ``step_size`` nor ``grad_bound`` is
+    ``eta0_`` stays None when neither ``eta0`` nor ``grad_bound`` is
     given: G is then estimated at the end of the first block (see
     ``_BlockedBoostedAscent._step``).
     """
     c_eta, c_eps, c_k = PRESETS[learner.preset]
     learner._boosting = bool(learner.boosting)
     horizon = learner.horizon
-    learner.radius_ = _lmo_radius(owner, learner.lmo, learner.radius)
+    learner.radius_ = resolve_radius(owner, learner.lmo, learner.radius)
     _check_origin(owner, learner.lmo, learner.n_features_)
     learner.block_size_ = _resolve_block_size(
         owner, learner.block_size, horizon, c_k * math.sqrt(horizon)
@@ -60,14 +60,6 @@ def _resolve_schedule(learner, owner):
     learner.n_blocks_ = -(-horizon // learner.block_size_)
     if learner.eps is not None:
         learner.eps_ = float(learner.eps)
-        # sqrt(3 eps) is a distance next to R (the shrink of _ascent_target).
-        if 3.0 * learner.eps_ > _MAX_RADIUS**2:
-            raise ValueError(
-                f"The 'eps' parameter of {owner} is {learner.eps_:.3g}: "
-                "distances of size sqrt(3 eps) overflow float64 when squared "
-                f"(eps up to {_MAX_RADIUS**2 / 3:.3g} is accepted). Scale the "
-                "decision set and the gradients down by a common factor."
-            )
     else:
         learner.eps_ = c_eps * learner.radius_**2 / math.sqrt(horizon)
         if learner.eps_ == 0.0:
@@ -76,24 +68,24 @@ def _resolve_schedule(learner, owner):
                 f"that the preset eps = {c_eps} R^2 / sqrt(T) underflows to 0; "
                 "scale the decision set and the gradients up, or pass eps=..."
             )
-    step_size, grad_bound = learner.step_size, learner.grad_bound
-    if step_size is None and grad_bound is None and learner.preset == "theory":
+    eta0, grad_bound = learner.eta0, learner.grad_bound
+    if eta0 is None and grad_bound is None and learner.preset == "theory":
         raise ValueError(
             f"The 'grad_bound' parameter of {owner} (the gradient bound G of "
-            "Assumption A3) is needed by preset='theory' unless step_size is "
+            "Assumption A3) is needed by preset='theory' unless eta0 is "
             "given; got None."
         )
     learner._c_eta = c_eta
     learner._gamma = _ONE_MINUS_INV_E if learner._boosting else 1.0
     learner.grad_bound_ = None if grad_bound is None else float(grad_bound)
-    learner.step_size_ = None if step_size is None else float(step_size)
+    learner.eta0_ = None if eta0 is None else float(eta0)
     learner.max_lmo_calls_ = (
         max(1000, 10 * learner.block_size_)
         if learner.max_lmo_calls is None
         else int(learner.max_lmo_calls)
     )
-    if step_size is None and grad_bound is not None:
-        learner.step_size_ = _theory_step(
+    if eta0 is None and grad_bound is not None:
+        learner.eta0_ = _theory_step(
             learner, learner.grad_bound_, f"The 'grad_bound' parameter of {owner}"
         )
 
@@ -116,7 +108,7 @@ def _theory_step(learner, grad_bound, source):
         raise ValueError(
             f"{source} gives a gradient bound G = {grad_bound:.3g} so small "
             f"that the step eta = {learner._c_eta} R / G T^(-3/4) overflows; "
-            f"scale the gradients up or pass step_size=... to "
+            f"scale the gradients up or pass eta0=... to "
             f"{type(learner).__name__}."
         )
     return step
@@ -130,7 +122,7 @@ def _ascent_target(learner, y_tilde, step, grad_sum):
     and its radial projection onto R B is unchanged; the shrunk point is
     moreover at least as close to every point of the set (C B contains it),
     so (37) still holds for the unshrunk y. A step that overflows (a huge
-    ``step_size``) keeps the direction of the ascent, the limit of the
+    ``eta0``) keeps the direction of the ascent, the limit of the
     shrunk point.
     """
     cap = 2.0 * (learner.radius_ + math.sqrt(3.0 * learner.eps_))
@@ -149,29 +141,31 @@ class _BlockedBoostedAscent(BaseOnlineLearner):
         **BaseOnlineLearner._parameter_constraints,
         "block_size": [
             StrOptions({"sqrt"}),
-            Interval(Integral, 1, None, closed="left"),
+            StrictInterval(Integral, 1, None, closed="left"),
         ],
         "preset": [StrOptions(set(PRESETS))],
-        "step_size": _POSITIVE_OR_NONE,
-        "eps": _POSITIVE_OR_NONE,
+        "eta0": _POSITIVE_OR_NONE,
+        # sqrt(3 eps) is a distance next to R (the shrink of _ascent_target):
+        # its square must stay finite (issue 16's range policy).
+        "eps": [StrictInterval(Real, 0, _MAX_RADIUS**2 / 3, closed="right"), None],
         "radius": _POSITIVE_OR_NONE,
         "grad_bound": _POSITIVE_OR_NONE,
         "boosting": ["boolean"],
-        "max_lmo_calls": [Interval(Integral, 1, None, closed="left"), None],
-        "random_state": _RANDOM_STATE,
+        "max_lmo_calls": [StrictInterval(Integral, 1, None, closed="left"), None],
+        "random_state": RANDOM_STATE,
     }
 
     def _step(self):
         """eta; estimated from the gradients seen so far when G is unknown."""
-        if self.step_size_ is None and self._max_grad_norm > 0:
-            self.step_size_ = _theory_step(
+        if self.eta0_ is None and self._max_grad_norm > 0:
+            self.eta0_ = _theory_step(
                 self,
                 self._max_grad_norm,
                 f"The 'gradient' passed to {type(self).__name__}.update",
             )
             self.grad_bound_ = self._max_grad_norm
         # While every gradient so far is 0 the block's sum is 0: any step.
-        return 0.0 if self.step_size_ is None else self.step_size_
+        return 0.0 if self.eta0_ is None else self.eta0_
 
     def _start_blocks(self, shape, history_keys):
         """Zero decision, infeasible point and block sum; empty history lists."""
@@ -267,7 +261,7 @@ class POBGA(_BlockedBoostedAscent):
         :math:`\lceil T/K \rceil` blocks, and as many infeasible projections.
     preset : {'practical', 'theory'}, default='practical'
         The constants :math:`(c_\eta, c_\epsilon, c_K)`.
-    step_size : float, default=None
+    eta0 : float, default=None
         :math:`\eta`; overrides the preset.
     eps : float, default=None
         :math:`\epsilon`, the tolerance of the infeasible projection;
@@ -277,7 +271,7 @@ class POBGA(_BlockedBoostedAscent):
         None takes ``lmo.radius``.
     grad_bound : float, default=None
         :math:`G`, a bound on the norm of the stochastic gradients
-        (Assumption A3). Needed by ``preset='theory'`` unless ``step_size``
+        (Assumption A3). Needed by ``preset='theory'`` unless ``eta0``
         is given. When None with ``preset='practical'``, :math:`G` is
         estimated once, at the end of the first block, as the largest norm of
         the gradients received in it; :math:`\eta` is then fixed.
@@ -318,7 +312,7 @@ class POBGA(_BlockedBoostedAscent):
         :math:`\lceil T/K \rceil`.
     eps_ : float
         The tolerance :math:`\epsilon`.
-    step_size_ : float or None
+    eta0_ : float or None
         The step :math:`\eta` (None until estimated when :math:`G` is
         unknown).
     grad_bound_ : float or None
@@ -430,7 +424,7 @@ class POBGA(_BlockedBoostedAscent):
     >>> from skcgm.online import POBGA
     >>> from skcgm.oracles import BoxLMO
     >>> learner = POBGA(BoxLMO(n_features=2), horizon=4, block_size=2,
-    ...                 step_size=0.5, eps=1e-3, random_state=0)
+    ...                 eta0=0.5, eps=1e-3, random_state=0)
     >>> decisions = []
     >>> for t in range(4):
     ...     decisions.append(learner.decide())
@@ -449,7 +443,7 @@ class POBGA(_BlockedBoostedAscent):
         *,
         block_size="sqrt",
         preset="practical",
-        step_size=None,
+        eta0=None,
         eps=None,
         radius=None,
         grad_bound=None,
@@ -462,7 +456,7 @@ class POBGA(_BlockedBoostedAscent):
         self.horizon = horizon
         self.block_size = block_size
         self.preset = preset
-        self.step_size = step_size
+        self.eta0 = eta0
         self.eps = eps
         self.radius = radius
         self.grad_bound = grad_bound
@@ -476,7 +470,7 @@ class POBGA(_BlockedBoostedAscent):
         _resolve_schedule(self, type(self).__name__)
 
     def _start(self):
-        self._rng = _check_rng(self.random_state)
+        self._rng = as_random_state(self.random_state)
         self._start_blocks(
             self.n_features_, ("dist2", "lmo_calls", "n_outer", "status")
         )
@@ -488,14 +482,14 @@ class POBGA(_BlockedBoostedAscent):
 
     def _query(self):
         if self._boosting:
-            z = float(sample_boosting_z(self._rng))
+            z = _boosting_z(self._rng)
             self._q = z * self._x
         else:
             self._q = self._x
         return self._q
 
     def _update(self, gradient):
-        if self.step_size_ is None:
+        if self.eta0_ is None:
             self._max_grad_norm = max(self._max_grad_norm, _norm(gradient))
         self._accumulate(gradient)
 

@@ -9,8 +9,10 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..utils._sklearn_compat import HasMethods, Interval, validate_params
-from ._base import _RANDOM_STATE, BaseOnlineLearner, _check_rng, _vertex
+from ..utils._params import RANDOM_STATE, StrictInterval
+from ..utils._random import as_random_state
+from ..utils._sklearn_compat import HasMethods, validate_params
+from ._base import BaseOnlineLearner, _vertex
 
 
 @dataclass
@@ -95,7 +97,7 @@ def _local_objectives(objective, n_nodes, t):
     {
         "learner": [BaseOnlineLearner],
         "objectives": ["array-like"],
-        "random_state": _RANDOM_STATE,
+        "random_state": RANDOM_STATE,
     },
     prefer_skip_nested_validation=True,
 )
@@ -153,7 +155,7 @@ def run_online(learner, objectives, random_state=None):
     True
     """
     n_rounds = _check_objectives(objectives)
-    rng = _check_rng(random_state)
+    rng = as_random_state(random_state)
     learner.reset()
     if n_rounds > learner.horizon:
         raise ValueError(
@@ -220,8 +222,8 @@ def run_online(learner, objectives, random_state=None):
     {
         "lmo": [HasMethods(["__call__"])],
         "grad": [callable],
-        "n_features": [Interval(Integral, 1, None, closed="left")],
-        "n_steps": [Interval(Integral, 1, None, closed="left")],
+        "n_features": [StrictInterval(Integral, 1, None, closed="left")],
+        "n_steps": [StrictInterval(Integral, 1, None, closed="left")],
     },
     prefer_skip_nested_validation=True,
 )
@@ -327,8 +329,8 @@ def sum_gradient(objectives):
         "rewards": ["array-like"],
         "objectives": ["array-like"],
         "lmo": [HasMethods(["__call__"]), None],
-        "alpha": [Interval(Real, 0, 1, closed="right")],
-        "n_steps": [Interval(Integral, 1, None, closed="left")],
+        "alpha": [StrictInterval(Real, 0, 1, closed="right")],
+        "n_steps": [StrictInterval(Integral, 1, None, closed="left")],
         "comparator": ["array-like", None],
     },
     prefer_skip_nested_validation=True,

@@ -44,6 +44,12 @@ from scipy.linalg.lapack import dpotrf, dpotrs, dsyevd
 from sklearn.exceptions import ConvergenceWarning
 
 from ..oracles._sketches import fwht
+from ..utils._params import StrictInterval
+from ..utils._sklearn_compat import (
+    StrOptions,
+    validate_parameter_constraints,
+    validate_params,
+)
 from ._eigen_update import rank_one_eigh_update
 
 __all__ = ["CompAdaGradState", "compadagrad_step", "init_compadagrad_state"]
@@ -73,6 +79,17 @@ _STEP_EPS = 1e-12
 # the homotopy, and full exchanges allowed without fewer infeasibilities.
 _ACTIVE_SET_MAX_ITER = 100
 _FULL_EXCHANGES = 3
+
+# The hyper-parameters of a step (compadagrad_step and _make_stepper).
+_STEP_CONSTRAINTS = {
+    "eta": [StrictInterval(Real, 0, None, closed="neither")],
+    "alpha": [StrictInterval(Real, 0, None, closed="left")],
+    "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
+    "l1_ratio": [StrictInterval(Real, 0, 1, closed="both"), None],
+    "tau": [StrictInterval(Real, 0, None, closed="left")],
+    "delta": [StrictInterval(Real, 0, None, closed="neither")],
+    "variant": [StrOptions({"paper", "theory"})],
+}
 
 
 @dataclass(eq=False)
@@ -141,22 +158,6 @@ def _check_projection(projection):
                 f"projection.fit(n_features) first); it has no attribute {name!r}."
             )
     return projection
-
-
-def _check_real(name, value, low, *, strict):
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, Real)
-        or not np.isfinite(value)
-        or value < low
-        or (strict and value == low)
-    ):
-        bound = f"> {low}" if strict else f">= {low}"
-        raise ValueError(
-            f"The '{name}' parameter of compadagrad_step must be a finite real "
-            f"number {bound}; got {value!r}."
-        )
-    return float(value)
 
 
 def init_compadagrad_state(projection, coef=None, dtype=np.float64):
@@ -256,6 +257,7 @@ def _padded_grad(grad, n_features, n):
     return g
 
 
+@validate_params(_STEP_CONSTRAINTS, prefer_skip_nested_validation=True)
 def compadagrad_step(
     state,
     grad,
@@ -474,7 +476,7 @@ def compadagrad_step(
     projection = _check_projection(projection)
     k, n = projection.components_.shape
     _check_state(state, n, k)
-    params = _check_step_params(
+    params = _step_params(
         projection, eta, alpha, penalty, l1_ratio, tau, delta, variant
     )
     g = _padded_grad(grad, projection.n_features_in_, n)
@@ -484,34 +486,23 @@ def compadagrad_step(
         return _update(state, g, projection, *params)
 
 
-def _check_step_params(projection, eta, alpha, penalty, l1_ratio, tau, delta, variant):
-    """Checked ``(eta, lam1, lam2, tau, delta, variant)`` of a step.
+def _step_params(projection, eta, alpha, penalty, l1_ratio, tau, delta, variant):
+    """``(eta, lam1, lam2, tau, delta, variant)`` of a step.
 
-    ``lam1`` and ``lam2`` are the l1 and ridge strengths of the rescaled
-    step, eta * alpha * r and eta * alpha * (1 - r) for the l1 ratio r.
+    The parameters have passed ``_STEP_CONSTRAINTS``; the rules between them
+    are checked here. ``lam1`` and ``lam2`` are the l1 and ridge strengths
+    of the rescaled step, eta * alpha * r and eta * alpha * (1 - r) for the
+    l1 ratio r.
     """
     k, n = projection.components_.shape
-    if penalty not in ("l2", "l1", "elasticnet", None):
-        raise ValueError(
-            "The 'penalty' parameter of compadagrad_step must be 'l2', 'l1', "
-            f"'elasticnet' or None; got {penalty!r}."
-        )
-    if variant not in ("paper", "theory"):
-        raise ValueError(
-            "The 'variant' parameter of compadagrad_step must be 'paper' or "
-            f"'theory'; got {variant!r}."
-        )
-    eta = _check_real("eta", eta, 0.0, strict=True)
-    alpha = _check_real("alpha", alpha, 0.0, strict=False)
-    tau = _check_real("tau", tau, 0.0, strict=False)
-    delta = _check_real("delta", delta, 0.0, strict=True)
+    eta, alpha, tau, delta = float(eta), float(alpha), float(tau), float(delta)
     if penalty == "elasticnet":
-        l1_ratio = _check_real("l1_ratio", l1_ratio, 0.0, strict=False)
-        if l1_ratio > 1.0:
+        if l1_ratio is None:
             raise ValueError(
-                "The 'l1_ratio' parameter of compadagrad_step must be a finite "
-                f"real number in [0, 1]; got {l1_ratio!r}."
+                "The 'l1_ratio' parameter of compadagrad_step must be a float in "
+                "[0, 1] when penalty='elasticnet'; got None."
             )
+        l1_ratio = float(l1_ratio)
     else:
         l1_ratio = {"l1": 1.0, "l2": 0.0, None: 0.0}[penalty]
     lam = 0.0 if penalty is None else eta * alpha
@@ -530,31 +521,24 @@ def _check_step_params(projection, eta, alpha, penalty, l1_ratio, tau, delta, va
     return eta, lam1, lam2, tau, delta, variant
 
 
-def _make_stepper(
-    projection,
-    *,
-    eta,
-    alpha,
-    penalty="l2",
-    l1_ratio=0.15,
-    tau=1.0,
-    delta=1e-2,
-    variant="paper",
-):
+def _make_stepper(projection, **options):
     """``step(state, grad)``: :func:`compadagrad_step` with checks done once.
 
-    For estimators, which validate their data and parameters once per fit:
-    the per-call checks cost a tenth of a step at k = 32. ``grad`` must be a
-    float64 vector of ``n_features`` or ``n_padded`` entries. A non-finite
-    ``grad`` raises FloatingPointError, as an overflow inside the step does:
-    the estimator computed it, so it is an overflow of the fit, not bad
-    input. The caller sets the numpy error state (see
-    :func:`compadagrad_step`).
+    ``options`` are the keyword arguments of :func:`compadagrad_step`, all
+    of them (``eta``, ``alpha``, ``penalty``, ``l1_ratio``, ``tau``,
+    ``delta``, ``variant``). For estimators, which validate their data and
+    parameters once per fit: the per-call checks cost a tenth of a step at
+    k = 32. ``grad`` must be a float64 vector of ``n_features`` or
+    ``n_padded`` entries. A non-finite ``grad`` raises FloatingPointError,
+    as an overflow inside the step does: the estimator computed it, so it is
+    an overflow of the fit, not bad input. The caller sets the numpy error
+    state (see :func:`compadagrad_step`).
     """
     projection = _check_projection(projection)
-    params = _check_step_params(
-        projection, eta, alpha, penalty, l1_ratio, tau, delta, variant
+    validate_parameter_constraints(
+        _STEP_CONSTRAINTS, options, caller_name="compadagrad_step"
     )
+    params = _step_params(projection, **options)
     n_features, n = projection.n_features_in_, projection.n_padded_
 
     def step(state, grad):
@@ -573,7 +557,7 @@ def _update(state, g, projection, eta, lam1, lam2, tau, delta, variant):
     """The step of :func:`compadagrad_step` on checked arguments.
 
     ``g`` is the padded float64 gradient, ``lam1`` and ``lam2`` the l1 and
-    ridge strengths of the rescaled step (:func:`_check_step_params`). The
+    ridge strengths of the rescaled step (:func:`_step_params`). The
     state changes only once the whole step is known to be finite.
     """
     Pi = projection.components_

@@ -19,6 +19,8 @@ from ..utils._blocks import single_threaded_blas
 from ._compadagrad import _make_stepper
 
 _FLOAT64_MAX = float(np.finfo(np.float64).max)
+# The options passed to the step under their own names (eta0 becomes eta).
+_STEP_OPTIONS = ("alpha", "penalty", "l1_ratio", "tau", "delta", "variant")
 
 
 def _penalty_value(penalty, alpha, l1_ratio, w):
@@ -202,12 +204,7 @@ def _fit_problem(
     step = _make_stepper(
         projection,
         eta=options["eta0"],
-        alpha=options["alpha"],
-        penalty=options["penalty"],
-        l1_ratio=options["l1_ratio"],
-        tau=options["tau"],
-        delta=options["delta"],
-        variant=options["variant"],
+        **{name: options[name] for name in _STEP_OPTIONS},
     )
     n_features = options["n_features"]
     n_samples = y.shape[0]

@@ -14,7 +14,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ..utils._params import StrictInterval
+from ..utils._sklearn_compat import StrOptions, validate_params
 
 
 @dataclass
@@ -73,7 +74,7 @@ class FrankWolfeResult:
     >>> from skcgm.optim import frank_wolfe
     >>> from skcgm.oracles import SimplexLMO
     >>> result = frank_wolfe(lambda x: x - 1.0, SimplexLMO(), np.array([1.0, 0.0]),
-    ...                      step="line_search", smoothness=1.0)
+    ...                      learning_rate="line_search", smoothness=1.0)
     >>> result.x, result.n_iter, result.converged
     (array([0.5, 0.5]), 1, True)
     """
@@ -140,20 +141,20 @@ def _call_lmo(lmo, grad):
     return np.asarray(answer), None, -1
 
 
-def _step_rule(step, approximation, smoothness):
+def _step_rule(learning_rate, approximation, smoothness):
     """The step size as a function ``(t, x, direction, gap) -> eta``."""
-    if callable(step):
-        return lambda t, x, d, gap: step(t)
-    if step == "2/(t+2)":
+    if callable(learning_rate):
+        return lambda t, x, d, gap: learning_rate(t)
+    if learning_rate == "2/(t+2)":
         # Algorithms 2 and 4 print eta_t = 2/(c(t+2)), which exceeds 1 (and
         # leaves the set) for t < 2/c - 2: clipped (note 000, section 7.3).
         return lambda t, x, d, gap: min(1.0, 2.0 / (approximation * (t + 2)))
-    if step == "1/(t+1)":
+    if learning_rate == "1/(t+1)":
         return lambda t, x, d, gap: 1.0 / (t + 1)
     # line_search
     if smoothness is None:
         raise ValueError(
-            "step='line_search' needs smoothness: the matrix Q of a quadratic "
+            "learning_rate='line_search' needs smoothness: the matrix Q of a quadratic "
             "objective, a callable d -> d^T Q d, or a smoothness constant L."
         )
     if callable(smoothness):
@@ -185,16 +186,16 @@ def _step_rule(step, approximation, smoothness):
         "grad_fn": [callable],
         "lmo": [callable],
         "x0": ["array-like"],
-        "step": [StrOptions({"2/(t+2)", "1/(t+1)", "line_search"}), callable],
+        "learning_rate": [StrOptions({"2/(t+2)", "1/(t+1)", "line_search"}), callable],
         "smoothness": [
             "array-like",
-            Interval(Real, 0, None, closed="neither"),
+            StrictInterval(Real, 0, None, closed="neither"),
             callable,
             None,
         ],
-        "approximation": [Interval(Real, 0, 1, closed="right")],
-        "max_iter": [Interval(Integral, 0, None, closed="left")],
-        "tol": [Interval(Real, 0, None, closed="left")],
+        "approximation": [StrictInterval(Real, 0, 1, closed="right")],
+        "max_iter": [StrictInterval(Integral, 0, None, closed="left")],
+        "tol": [StrictInterval(Real, 0, None, closed="left")],
         "objective_fn": [callable, None],
         "callback": [callable, None],
         "verbose": ["verbose"],
@@ -206,7 +207,7 @@ def frank_wolfe(
     lmo,
     x0,
     *,
-    step="2/(t+2)",
+    learning_rate="2/(t+2)",
     smoothness=None,
     approximation=1.0,
     max_iter=1000,
@@ -253,7 +254,7 @@ def frank_wolfe(
         weights nor counts are kept).
     x0 : array-like of shape (n_features,)
         Starting point, in the set. Its floating dtype is kept.
-    step : {'2/(t+2)', '1/(t+1)', 'line_search'} or callable, default='2/(t+2)'
+    learning_rate : {'2/(t+2)', '1/(t+1)', 'line_search'} or callable, default='2/(t+2)'
         Step size :math:`\\eta_t`, :math:`t = 0, 1, \\dots`: '2/(t+2)' is
         Algorithms 1-4 (:math:`\\min(1, 2/(c(t+2)))` with
         ``approximation=c``); '1/(t+1)' gives uniform weights over the
@@ -262,7 +263,7 @@ def frank_wolfe(
         :math:`f(x) = \\frac12 x^\\top Q x + b^\\top x`,
         :math:`\\eta_t = \\min(1, g_t / (d_t^\\top Q d_t))` with
         :math:`d_t = s_t - x_t`, and needs ``smoothness``. A callable is called
-        as ``step(t)`` and must return a float in [0, 1].
+        as ``learning_rate(t)`` and must return a float in [0, 1].
     smoothness : array-like of shape (n_features, n_features), float, \
             callable or None, default=None
         Curvature for 'line_search': the matrix :math:`Q`, a callable
@@ -311,7 +312,7 @@ def frank_wolfe(
     >>> target = np.array([1.0, 0.5])
     >>> lmo = ConvexHullLMO().fit(atoms)
     >>> result = frank_wolfe(
-    ...     lambda x: x - target, lmo, atoms[0], step="line_search",
+    ...     lambda x: x - target, lmo, atoms[0], learning_rate="line_search",
     ...     smoothness=np.eye(2), tol=1e-8)
     >>> np.round(result.x, 6), result.converged
     (array([1. , 0.5]), True)
@@ -323,7 +324,7 @@ def frank_wolfe(
         x = x.astype(np.float64)
     if x.ndim != 1:
         raise ValueError(f"x0 must be a 1-D array, got shape {x.shape}.")
-    step_rule = _step_rule(step, approximation, smoothness)
+    step_rule = _step_rule(learning_rate, approximation, smoothness)
     weights = _ConvexWeights()
     has_indices = True
     gaps, objectives, steps, n_scored = [], [], [], []

@@ -9,7 +9,7 @@ from ._frank_wolfe import FrankWolfeResult, _ConvexWeights
 _TINY = np.finfo(np.float64).tiny
 
 
-def _step_size(step, t, gap, dist2):
+def _step_size(learning_rate, t, gap, dist2):
     """Step ``eta_t``; the first step is 1 for every rule.
 
     The iterate starts at 0, outside the hull in general: a first step of 1
@@ -17,9 +17,9 @@ def _step_size(step, t, gap, dist2):
     """
     if t == 0:
         return 1.0
-    if step == "herding":
+    if learning_rate == "herding":
         return 1.0 / (t + 1)
-    if step == "fw":
+    if learning_rate == "fw":
         return 2.0 / (t + 2)
     # Exact line search on 1/2 ||w - mu||^2 along s - w.
     if not dist2 > 0:
@@ -140,7 +140,7 @@ class KernelHerding:
         Kernel of the kernel trick; unused with explicit features.
     gamma : float, default=None
         RBF bandwidth; None means ``1 / n_features``.
-    step : {'herding', 'fw', 'line_search'}, default='herding'
+    learning_rate : {'herding', 'fw', 'line_search'}, default='herding'
         Step size :math:`\\eta_t`: :math:`1/(t+1)` (classic herding, eq.
         20), :math:`2/(t+2)` (Algorithm 3) or the exact minimizer of
         :math:`g` along :math:`\\Phi(x_{i_t}) - w_t`, clipped to [0, 1]. The
@@ -153,6 +153,9 @@ class KernelHerding:
         :math:`\\max_i \\|\\Phi(x_i)\\|^2`, and 'line_search' when its step
         is 0. When an approximate search returns such a gap, the exact scan
         decides.
+    verbose : int, default=0
+        If positive, print the squared MMD and the duality gap after every
+        iteration.
 
     See Also
     --------
@@ -176,19 +179,27 @@ class KernelHerding:
     >>> result.index_history, result.weights
     (array([0, 3, 1, 2]), array([0.25, 0.25, 0.25, 0.25]))
     >>> lmo = ConvexHullLMO().fit(X)
-    >>> result = KernelHerding(step="line_search").solve(lmo)
+    >>> result = KernelHerding(learning_rate="line_search").solve(lmo)
     >>> result.converged, np.round(result.x, 6)
     (True, array([0.5, 0.5]))
     """
 
     def __init__(
-        self, *, kernel="rbf", gamma=None, step="herding", max_iter=100, tol=1e-10
+        self,
+        *,
+        kernel="rbf",
+        gamma=None,
+        learning_rate="herding",
+        max_iter=100,
+        tol=1e-10,
+        verbose=0,
     ):
         self.kernel = kernel
         self.gamma = gamma
-        self.step = step
+        self.learning_rate = learning_rate
         self.max_iter = max_iter
         self.tol = tol
+        self.verbose = verbose
 
     def solve(self, problem, sample_weight=None):
         """Run herding towards the weighted mean embedding.
@@ -236,12 +247,16 @@ class KernelHerding:
             n_scored.append(scored)
             # The herding recursion runs its T iterations: its selections are
             # the uniformly weighted sample a sampler returns.
-            if t > 0 and gap <= self.tol * iterate.scale and self.step != "herding":
+            if (
+                t > 0
+                and gap <= self.tol * iterate.scale
+                and self.learning_rate != "herding"
+            ):
                 converged = True
                 break
             if t == self.max_iter:
                 break
-            eta = _step_size(self.step, t, gap, dist2)
+            eta = _step_size(self.learning_rate, t, gap, dist2)
             if eta == 0.0:
                 converged = True
                 break
@@ -249,6 +264,11 @@ class KernelHerding:
             weights.update(index, eta)
             steps.append(eta)
             objectives.append(0.5 * iterate.squared_distance())
+            if self.verbose:
+                print(
+                    f"Iteration {t}, squared MMD {2 * objectives[-1]:.6g}, "
+                    f"gap {gap:.3g}."
+                )
         active_set, vertex_weights, sequence = weights.result()
         # Line search can zero the weight of earlier vertices.
         keep = vertex_weights > 0

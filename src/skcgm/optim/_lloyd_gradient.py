@@ -23,7 +23,7 @@ def stationarity(problem, vectors, counts):
 class BestIterate:
     """The iterate of lowest objective of a gradient run, to fall back on.
 
-    A step too large for the losses (``learning_rate`` above :math:`2/L`)
+    A step too large for the losses (``eta0`` above :math:`2/L`)
     makes the iterates of 'gd' and 'momentum' grow geometrically until they
     overflow. Such a run is cut back to its best iterate, the rule of both
     gradient solvers, and reported as diverged.
@@ -36,6 +36,18 @@ class BestIterate:
     def update(self, n_iter, params, objective):
         if objective < self.objective:
             self.objective, self.params, self.n_iter = objective, params, n_iter
+
+    def record(self, n_iter, params, objective, history, progress):
+        """Append an iterate's objective to ``history``, report it, keep it if best.
+
+        Returns False, keeping nothing, when the objective overflowed.
+        """
+        history.append(objective)
+        progress.iteration(n_iter, objective)
+        if not np.isfinite(objective):
+            return False
+        self.update(n_iter, params, objective)
+        return True
 
     def diverged(self, params, history):
         """Whether the run overflowed or ended above its initial objective."""
@@ -70,7 +82,7 @@ class GradientLloyd:
 
     Parameters
     ----------
-    learning_rate : float, default=None
+    eta0 : float, default=None
         Step size :math:`\\gamma`; None means :math:`1/L` (Theorem 4.6).
     reclassify_every : int, default=1
         Reclassify every ``reclassify_every`` iterations (the paper's
@@ -93,7 +105,7 @@ class GradientLloyd:
     >>> import numpy as np
     >>> from skcgm.optim import GradientLloyd, SquaredEuclideanLoss
     >>> problem = SquaredEuclideanLoss().bind(np.array([[0.0], [1.0], [9.0]]))
-    >>> result = GradientLloyd(learning_rate=0.5).solve(
+    >>> result = GradientLloyd(eta0=0.5).solve(
     ...     problem, np.array([[0.0], [9.0]]), np.ones(3), np.random.RandomState(0)
     ... )
     >>> np.round(result.params.ravel(), 3)
@@ -107,20 +119,20 @@ class GradientLloyd:
 
     def __init__(
         self,
-        learning_rate=None,
+        eta0=None,
         reclassify_every=1,
         max_iter=300,
         tol=1e-4,
         empty_cluster="relocate",
     ):
-        self.learning_rate = learning_rate
+        self.eta0 = eta0
         self.reclassify_every = reclassify_every
         self.max_iter = max_iter
         self.tol = tol
         self.empty_cluster = empty_cluster
 
     def step(self, problem):
-        """The step size: ``learning_rate``, or :math:`1/L` when None.
+        """The step size: ``eta0``, or :math:`1/L` when None.
 
         Parameters
         ----------
@@ -132,8 +144,8 @@ class GradientLloyd:
         step : float
             The step size :math:`\\gamma`.
         """
-        if self.learning_rate is not None:
-            return self.learning_rate
+        if self.eta0 is not None:
+            return self.eta0
         return 1.0 / problem.lipschitz()
 
     def solve(self, problem, start, sample_weight, random_state, progress=None):
@@ -159,7 +171,7 @@ class GradientLloyd:
             The run's parameters, labels and objective history.
         """
         progress = Progress(None) if progress is None else progress
-        learning_rate = self.step(problem)
+        eta0 = self.step(problem)
         params = start
         n_clusters = params.shape[0]
         history = []
@@ -172,12 +184,9 @@ class GradientLloyd:
             labels, min_losses, objective, new_statistics = problem.reclassify(
                 params, sample_weight, with_statistics=reclassified
             )
-            history.append(objective)
-            progress.iteration(n_iter, objective)
-            if not np.isfinite(objective):
+            if not best.record(n_iter, params, objective, history, progress):
                 diverged = True
                 break
-            best.update(n_iter, params, objective)
             settled = False
             if reclassified:
                 settled = partition is not None and np.array_equal(labels, partition)
@@ -208,7 +217,7 @@ class GradientLloyd:
                         partition, sample_weight, n_clusters
                     )
                     gradient = problem.group_gradient(params, statistics, counts)
-            new_params = params - learning_rate * gradient
+            new_params = params - eta0 * gradient
             if not np.all(np.isfinite(new_params)):
                 diverged = True
                 break

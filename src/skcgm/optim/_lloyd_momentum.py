@@ -96,7 +96,7 @@ class MomentumLloyd:
 
     Parameters
     ----------
-    learning_rate : float, default=None
+    eta0 : float, default=None
         Step size :math:`\\gamma`; None means :math:`(1 - \\beta)/L`, so that
         the acceleration variable takes steps of :math:`1/L`.
     reclassify_every : int, default=1
@@ -138,7 +138,7 @@ class MomentumLloyd:
 
     def __init__(
         self,
-        learning_rate=None,
+        eta0=None,
         reclassify_every=1,
         momentum=0.5,
         size_change_factor=1.5,
@@ -146,7 +146,7 @@ class MomentumLloyd:
         tol=1e-4,
         empty_cluster="relocate",
     ):
-        self.learning_rate = learning_rate
+        self.eta0 = eta0
         self.reclassify_every = reclassify_every
         self.momentum = momentum
         self.size_change_factor = size_change_factor
@@ -155,7 +155,7 @@ class MomentumLloyd:
         self.empty_cluster = empty_cluster
 
     def step(self, problem):
-        """The step size: ``learning_rate``, or :math:`(1 - \\beta)/L` when None.
+        """The step size: ``eta0``, or :math:`(1 - \\beta)/L` when None.
 
         Parameters
         ----------
@@ -167,8 +167,8 @@ class MomentumLloyd:
         step : float
             The step size :math:`\\gamma`.
         """
-        if self.learning_rate is not None:
-            return self.learning_rate
+        if self.eta0 is not None:
+            return self.eta0
         # gamma = (1 - beta)/L, so that the acceleration variable u takes
         # steps of 1/L (proof of Theorem D.2).
         return (1.0 - self.momentum) / problem.lipschitz()
@@ -195,7 +195,7 @@ class MomentumLloyd:
             The run's parameters, labels and objective history.
         """
         progress = Progress(None) if progress is None else progress
-        learning_rate, momentum = self.step(problem), self.momentum
+        eta0, momentum = self.step(problem), self.momentum
         params = start
         n_clusters = params.shape[0]
         labels, min_losses, objective, _ = problem.reclassify(params, sample_weight)
@@ -220,7 +220,7 @@ class MomentumLloyd:
         best.update(0, params, objective)
         # One pass per update, at most max_iter of them.
         for n_iter in range(1, self.max_iter + 1):
-            new_params = params - learning_rate * velocity
+            new_params = params - eta0 * velocity
             if not np.all(np.isfinite(new_params)):
                 overflowed = True
                 break
@@ -243,12 +243,9 @@ class MomentumLloyd:
             gradient = problem.group_gradient(params, statistics, counts)
             velocity = momentum * velocity + gradient
             labels, min_losses, objective, _ = problem.reclassify(params, sample_weight)
-            history.append(objective)
-            progress.iteration(n_iter, objective)
-            if not np.isfinite(objective):
+            if not best.record(n_iter, params, objective, history, progress):
                 overflowed = True
                 break
-            best.update(n_iter, params, objective)
             # At t = 0 the velocity is zero and x does not move: nothing to judge.
             if n_iter > 1 and settled:
                 residual = stationarity(problem, gradient, counts) + stationarity(

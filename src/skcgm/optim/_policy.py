@@ -15,7 +15,8 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ..oracles._mips import LSHMIPS, ExactMIPS
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ..utils._params import StrictInterval
+from ..utils._sklearn_compat import StrOptions, validate_params
 from ._mdp import ActionConstrainedMDP
 
 __all__ = ["SFWPOResult", "sfwpo"]
@@ -145,14 +146,14 @@ def _action_gradient(mdp, policy, V, P):
     {
         "mdp": [ActionConstrainedMDP],
         "maxip": [StrOptions({"exact", "lsh"})],
-        "n_tables": [Interval(Integral, 1, None, closed="left")],
-        "n_bits": [Interval(Integral, 0, 62, closed="both")],
-        "step": [
+        "n_tables": [StrictInterval(Integral, 1, None, closed="left")],
+        "n_bits": [StrictInterval(Integral, 0, 62, closed="both")],
+        "smoothness": [
             StrOptions({"adaptive"}),
-            Interval(Real, 0, None, closed="neither"),
+            StrictInterval(Real, 0, None, closed="neither"),
         ],
-        "max_iter": [Interval(Integral, 0, None, closed="left")],
-        "tol": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [StrictInterval(Integral, 0, None, closed="left")],
+        "tol": [StrictInterval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
     },
     prefer_skip_nested_validation=True,
@@ -163,7 +164,7 @@ def sfwpo(
     maxip="exact",
     n_tables=16,
     n_bits=8,
-    step="adaptive",
+    smoothness="adaptive",
     max_iter=50,
     tol=0.0,
     random_state=None,
@@ -214,14 +215,14 @@ def sfwpo(
         J(\\mu, \\pi^{k+1}) \\ge J(\\mu, \\pi^k) + \\frac{(1 - \\gamma)^2
         \\mu_{\\min}^2}{2 L D_{\\max}^2} \\sum_s \\hat g_k(s)^2.
 
-    :math:`L` is not known for a given MDP: ``step='adaptive'`` estimates it
+    :math:`L` is not known for a given MDP: ``smoothness='adaptive'`` estimates it
     by backtracking (start from half the previous estimate, or at the first
     iteration from the :math:`L` whose largest step is 1, and double until
     the inequality above holds for the new policy; it holds for :math:`L`
     large enough, as the first-order increase is at least :math:`2 / (1 -
     \\gamma)` times the required one), so the return is non-decreasing and
     Lemma F.1 holds with the recorded ``smoothness_history``. A float
-    ``step`` is a fixed :math:`L`, with no check.
+    ``smoothness`` is a fixed :math:`L`, with no check.
 
     Parameters
     ----------
@@ -236,7 +237,7 @@ def sfwpo(
         Hash tables of every LSH index.
     n_bits : int, default=8
         Sign projections per table of every LSH index.
-    step : 'adaptive' or float, default='adaptive'
+    smoothness : 'adaptive' or float, default='adaptive'
         The smoothness constant :math:`L` of the step, or ``'adaptive'``
         for the backtracking estimate described above.
     max_iter : int, default=50
@@ -300,7 +301,8 @@ def sfwpo(
     V, P, J = _evaluate_policy(mdp, policy)
     n_evaluations = 1
 
-    smoothness = None if step == "adaptive" else float(step)
+    adaptive = smoothness == "adaptive"
+    lipschitz = None if adaptive else float(smoothness)
     returns, gaps, steps, smooth_hist, scored = [J], [], [], [], []
     converged = False
     for k in range(max_iter + 1):
@@ -323,30 +325,30 @@ def sfwpo(
 
         direction = actions[np.arange(n_states), chosen] - policy
         positive = np.maximum(gap, 0.0)
-        if step == "adaptive":
+        if adaptive:
             if k == 0:
                 # The estimate whose largest step is 1, before halving.
                 largest = np.max(positive / diam**2)
-                smoothness = 2.0 * max((1.0 - gamma) * mu_min * largest, 1e-12)
-            smoothness /= 2.0
+                lipschitz = 2.0 * max((1.0 - gamma) * mu_min * largest, 1e-12)
+            lipschitz /= 2.0
         for _ in range(_MAX_BACKTRACK):
             alpha = np.minimum(
-                1.0, (1.0 - gamma) * mu_min * positive / (smoothness * diam**2)
+                1.0, (1.0 - gamma) * mu_min * positive / (lipschitz * diam**2)
             )
             new_policy = policy + alpha[:, np.newaxis] * direction
             new_V, new_P, new_J = _evaluate_policy(mdp, new_policy)
             n_evaluations += 1
-            if step != "adaptive":
+            if not adaptive:
                 break
             required = (
                 (1.0 - gamma) ** 2
                 * mu_min**2
-                / (2.0 * smoothness * d_max**2)
+                / (2.0 * lipschitz * d_max**2)
                 * np.sum(positive**2)
             )
             if new_J - J >= required:
                 break
-            smoothness *= 2.0
+            lipschitz *= 2.0
         else:  # pragma: no cover - rounding only: keep the policy.
             alpha = np.zeros(n_states)
             new_policy, new_V, new_P, new_J = policy, V, P, J
@@ -356,7 +358,7 @@ def sfwpo(
         policy, V, P, J = new_policy, new_V, new_P, new_J
         returns.append(J)
         steps.append(alpha)
-        smooth_hist.append(smoothness)
+        smooth_hist.append(lipschitz)
 
     n_iter = len(steps)
     return SFWPOResult(

@@ -51,7 +51,9 @@ from ..oracles._leverage import (
 )
 from ..oracles._sampling import importance_sample
 from ..utils._blocks import single_threaded_blas
-from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
+from ..utils._params import StrictInterval
+from ..utils._sklearn_compat import HasMethods, StrOptions, validate_params
+from ..utils._validation import check_sample_weight, check_vector
 from ._signed_rows import signed_rows, write_rows
 
 __all__ = [
@@ -142,28 +144,6 @@ class ProximalPointResult:
 # Problem data: validation and the full objective
 
 
-def _check_data(A, name="A"):
-    return check_array(
-        A, accept_sparse="csr", dtype=[np.float64, np.float32], input_name=name
-    )
-
-
-def _check_weights(sample_weight, n):
-    if sample_weight is None:
-        return np.ones(n)
-    u = np.asarray(sample_weight, dtype=np.float64)
-    if u.shape != (n,):
-        raise ValueError(
-            f"sample_weight must have shape ({n},), one weight per row of A; got "
-            f"shape {u.shape}."
-        )
-    if not np.all(np.isfinite(u)) or np.any(u < 0):
-        raise ValueError("sample_weight must be finite and non-negative.")
-    if not np.any(u > 0):
-        raise ValueError("Sample weights must contain at least one non-zero number.")
-    return u
-
-
 def _check_penalized(penalized, d):
     if penalized is None:
         return np.ones(d, dtype=bool)
@@ -174,18 +154,6 @@ def _check_penalized(penalized, d):
             f"per column of A; got dtype {pen.dtype} and shape {pen.shape}."
         )
     return pen
-
-
-def _check_vector(x, d, name):
-    x = np.asarray(x, dtype=np.float64)
-    if x.shape != (d,):
-        raise ValueError(
-            f"{name} must have shape ({d},), one entry per column of A; got shape "
-            f"{x.shape}."
-        )
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} must be finite.")
-    return x
 
 
 def _matvec(A, x):
@@ -219,13 +187,16 @@ def _checked_problem(
     applied on the fly (:func:`~skcgm.optim._signed_rows.signed_rows`); the
     intercept coordinate, last, is never penalized.
     """
-    X = _check_data(A)
+    X = check_array(
+        A, accept_sparse="csr", dtype=[np.float64, np.float32], input_name="A"
+    )
     n, d = X.shape
     pen = _check_penalized(penalized, d)
     if fit_intercept:
         pen = np.append(pen, False)
     A = signed_rows(X, _check_signs(signs, n), fit_intercept)
-    return _Problem(loss, A, _check_weights(sample_weight, n), pen, alpha)
+    u = check_sample_weight(sample_weight, X, dtype=np.float64)
+    return _Problem(loss, A, u, pen, alpha)
 
 
 @dataclass
@@ -359,7 +330,9 @@ class _ScaledRows:
         return write_rows(self.A, rows, row_scale=self.row_scale, extra=self.extra)
 
 
-def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_size, rng):
+def _local_sensitivity(
+    problem, point, lam, radius, scores, leverage, n_components, rng
+):
     """Scores and diagnostics of :func:`local_sensitivity_scores`, unvalidated.
 
     ``point`` is :meth:`_Problem.evaluate` at the centre: its loss terms and
@@ -432,10 +405,10 @@ def _local_sensitivity(problem, point, lam, radius, scores, leverage, sketch_siz
             lev = leverage_from_gram(C0, gram, _floored_ridge(ridge, np.diag(gram)))
     else:
         try:
-            lev, upper = sketched_leverage(C0, ridge, sketch_size, rng)
+            lev, upper = sketched_leverage(C0, ridge, n_components, rng)
         except ValueError:
             floored = _floored_ridge(ridge, _squared_column_norms(C0))
-            lev, upper = sketched_leverage(C0, floored, sketch_size, rng)
+            lev, upper = sketched_leverage(C0, floored, n_components, rng)
         # eta from the sketched Gram matrix R^T R - D: same O(nnz log n) cost,
         # (1 +- eps) accuracy of the quadratic term.
         gram = upper.T @ upper - np.diag(ridge)
@@ -534,11 +507,11 @@ def _row_norms(A):
 _PROBLEM_CONSTRAINTS = {
     "loss": [HasMethods(_LOSS_METHODS)],
     "A": ["array-like", "sparse matrix"],
-    "alpha": [Interval(Real, 0, None, closed="left")],
+    "alpha": [StrictInterval(Real, 0, None, closed="left")],
     "sample_weight": ["array-like", None],
     "penalized": ["array-like", None],
     "leverage": [StrOptions({"exact", "sketch"})],
-    "sketch_size": [Interval(Integral, 1, None, closed="left"), None],
+    "n_components": [StrictInterval(Integral, 1, None, closed="left"), None],
     "random_state": ["random_state"],
 }
 
@@ -547,8 +520,8 @@ _PROBLEM_CONSTRAINTS = {
     {
         **_PROBLEM_CONSTRAINTS,
         "center": ["array-like"],
-        "prox_weight": [Interval(Real, 0, None, closed="neither")],
-        "radius": [Interval(Real, 0, None, closed="neither")],
+        "prox_weight": [StrictInterval(Real, 0, None, closed="neither")],
+        "radius": [StrictInterval(Real, 0, None, closed="neither")],
         "scores": [StrOptions({"theorem10", "theorem9", "leverage_only"})],
     },
     prefer_skip_nested_validation=True,
@@ -565,7 +538,7 @@ def local_sensitivity_scores(
     penalized=None,
     scores="theorem10",
     leverage="exact",
-    sketch_size=None,
+    n_components=None,
     random_state=None,
 ):
     """Upper bounds on the local sensitivities of a GLM finite sum on a ball.
@@ -654,7 +627,7 @@ def local_sensitivity_scores(
         (:func:`~skcgm.oracles.ridge_leverage_scores`). With 'sketch', the
         quadratic term of :math:`\\eta` uses the sketched Gram matrix too,
         so no :math:`O(n d^2)` product is formed.
-    sketch_size : int, default=None
+    n_components : int, default=None
         CountSketch rows for ``leverage='sketch'`` (None: :math:`20(d+1)`).
     random_state : int, RandomState instance or None, default=None
         Seeds the sketch; unused by 'exact'.
@@ -699,7 +672,7 @@ def local_sensitivity_scores(
     """
     problem = _checked_problem(loss, A, sample_weight, penalized, alpha)
     d = problem.d
-    center = _check_vector(center, d, "center")
+    center = check_vector(center, "center", d)
     # As in approximate_proximal_point: the passes over the rows run on our
     # own threads, the d x d algebra is small; a bound beyond the float64
     # range is inf, without a numpy warning.
@@ -711,7 +684,7 @@ def local_sensitivity_scores(
             float(radius),
             scores,
             leverage,
-            sketch_size,
+            n_components,
             check_random_state(random_state),
         )
 
@@ -829,7 +802,7 @@ def _sample_size(sample_size, n):
     return max(1, math.ceil(float(sample_size) * n))
 
 
-def _static_leverage(problem, leverage, sketch_size, rng):
+def _static_leverage(problem, leverage, n_components, rng):
     """Ridge leverage of :math:`\\sqrt{u} \\odot A`, ridge :math:`n\\alpha` on
     the penalized columns (a floor keeps it defined without penalty)."""
     A, u, n = problem.A, problem.u, problem.n
@@ -846,7 +819,7 @@ def _static_leverage(problem, leverage, sketch_size, rng):
     ridge = np.maximum(n * problem.alpha * problem.pen, floor)
     if leverage == "exact":
         return leverage_from_gram(weighted, gram, ridge)
-    return sketched_leverage(weighted, ridge, sketch_size, rng)[0]
+    return sketched_leverage(weighted, ridge, n_components, rng)[0]
 
 
 @validate_params(
@@ -855,26 +828,26 @@ def _static_leverage(problem, leverage, sketch_size, rng):
         "signs": ["array-like", None],
         "fit_intercept": ["boolean"],
         "sample_size": [
-            Interval(Integral, 1, None, closed="left"),
-            Interval(Real, 0, 1, closed="right"),
+            StrictInterval(Integral, 1, None, closed="left"),
+            StrictInterval(Real, 0, 1, closed="right"),
         ],
         "sampling": [StrOptions({"local_sensitivity", "uniform", "leverage", "full"})],
         "scores": [StrOptions({"theorem10", "theorem9", "leverage_only"})],
         "prox_weight": [
             StrOptions({"sqrt_grad"}),
-            Interval(Real, 0, None, closed="neither"),
+            StrictInterval(Real, 0, None, closed="neither"),
         ],
         "radius": [
             StrOptions({"algorithm2", "lemma12"}),
-            Interval(Real, 0, None, closed="neither"),
+            StrictInterval(Real, 0, None, closed="neither"),
             None,
         ],
-        "mu": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
-        "max_iter": [Interval(Integral, 0, None, closed="left")],
-        "tol": [Interval(Real, 0, None, closed="left")],
-        "max_inner_iter": [Interval(Integral, 1, None, closed="left")],
-        "n_iter_no_change": [Interval(Integral, 1, None, closed="left"), None],
-        "inner_tol": [Interval(Real, 0, None, closed="left")],
+        "mu": [StrOptions({"auto"}), StrictInterval(Real, 0, None, closed="left")],
+        "max_iter": [StrictInterval(Integral, 0, None, closed="left")],
+        "tol": [StrictInterval(Real, 0, None, closed="left")],
+        "max_inner_iter": [StrictInterval(Integral, 1, None, closed="left")],
+        "n_iter_no_change": [StrictInterval(Integral, 1, None, closed="left"), None],
+        "inner_tol": [StrictInterval(Real, 0, None, closed="left")],
         "replace": ["boolean"],
         "x0": ["array-like", None],
         "callback": [callable, None],
@@ -903,7 +876,7 @@ def approximate_proximal_point(
     max_inner_iter=100,
     inner_tol=1e-3,
     leverage="exact",
-    sketch_size=None,
+    n_components=None,
     replace=True,
     x0=None,
     random_state=None,
@@ -1033,7 +1006,7 @@ def approximate_proximal_point(
     leverage : {'exact', 'sketch'}, default='exact'
         Leverage computation of the 'local_sensitivity' and 'leverage'
         samplers (:func:`~skcgm.oracles.ridge_leverage_scores`).
-    sketch_size : int, default=None
+    n_components : int, default=None
         CountSketch rows for ``leverage='sketch'``.
     replace : bool, default=True
         Independent draws (Definition 2) or a Poisson sample without repetition
@@ -1103,7 +1076,7 @@ def approximate_proximal_point(
         loss, A, sample_weight, penalized, alpha, signs, fit_intercept
     )
     A, n, d = problem.A, problem.n, problem.d
-    x = np.zeros(d) if x0 is None else _check_vector(x0, d, "x0")
+    x = np.zeros(d) if x0 is None else check_vector(x0, "x0", d, copy=True)
     mu = float(alpha) if mu == "auto" else float(mu)
     m = _sample_size(sample_size, n) if sampling != "full" else n
     rng = check_random_state(random_state)
@@ -1128,7 +1101,7 @@ def approximate_proximal_point(
         if sampling == "uniform":
             probabilities = (u > 0) / float(positive.size)
         elif sampling == "leverage":
-            static = _static_leverage(problem, leverage, sketch_size, rng)
+            static = _static_leverage(problem, leverage, n_components, rng)
             probabilities = _normalized(static, u)
         indices = weights = np.empty(0)
         full_lipschitz = None
@@ -1188,7 +1161,7 @@ def approximate_proximal_point(
                     score_radius,
                     scores,
                     leverage,
-                    sketch_size,
+                    n_components,
                     rng,
                 )
                 total_sensitivity = info["total_sensitivity"]

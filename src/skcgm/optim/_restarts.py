@@ -24,8 +24,9 @@ def resolve_n_init(n_init, init, naming):
     if n_init == "auto":
         return 1 if given or init == "k-means++" else 10
     if given and n_init != 1:
+        what = naming.explicit or naming.params
         warnings.warn(
-            f"Explicit {naming.explicit} passed: performing only one init in "
+            f"Explicit {what} passed: performing only one init in "
             f"{naming.owner} instead of n_init={n_init}.",
             RuntimeWarning,
             stacklevel=3,
@@ -163,11 +164,11 @@ def _warn_if_diverged(runs, solver):
     n_diverged = sum(getattr(run, "diverged", False) for run in runs)
     if not n_diverged:
         return
-    learning_rate = getattr(solver, "learning_rate", None)
+    eta0 = getattr(solver, "eta0", None)
     advice = (
-        f"with learning_rate={learning_rate!r}: use a smaller learning_rate "
+        f"with eta0={eta0!r}: use a smaller eta0 "
         "(None gives the step of the convergence theorems)"
-        if learning_rate is not None
+        if eta0 is not None
         else "with the default step"
     )
     warnings.warn(

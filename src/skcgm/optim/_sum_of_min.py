@@ -43,12 +43,12 @@ class Naming(NamedTuple):
     owner: str = "sum_of_minimum"
     #: What an init array holds, in shape errors.
     params: str = "initial parameters"
-    #: What an init array is, in the n_init warning.
-    explicit: str = "initial parameters"
     #: Plural of a group, also giving the parameter ``n_<groups>``.
     groups: str = "clusters"
     #: The quantity of the verbose lines: 'inertia' or 'objective'.
     quantity: str = "objective"
+    #: What an init array is, in the n_init warning; None: ``params``.
+    explicit: str | None = None
 
 
 def _resolve_loss(loss, X, y):
@@ -71,8 +71,8 @@ SOLVER_CONSTRAINTS = {
     "n_clusters": [Interval(Integral, 1, None, closed="left")],
     "init": [StrOptions({"k-means++", "uniform", "random"}), callable, "array-like"],
     "init_score": [StrOptions({"gap", "gradient"})],
-    "solver": [StrOptions(set(SOLVERS))],
-    "learning_rate": [Interval(Real, 0, None, closed="neither"), None],
+    "solver": [StrOptions(set(SOLVERS)), HasMethods(["solve"])],
+    "eta0": [Interval(Real, 0, None, closed="neither"), None],
     "reclassify_every": [Interval(Integral, 1, None, closed="left")],
     "momentum": [Interval(Real, 0, 1, closed="left")],
     "size_change_factor": [Interval(Real, 1, None, closed="neither")],
@@ -102,10 +102,12 @@ def _prepare(X, y, sample_weight, loss, n_clusters):
     return problem, sample_weight
 
 
-def check_n_samples(problem, n_clusters):
+def check_n_samples(problem, n_clusters, naming=None):
+    """Refuse fewer samples than groups, in the caller's words."""
+    groups = "clusters" if naming is None else naming.groups
     if problem.n_samples < n_clusters:
         raise ValueError(
-            f"n_samples={problem.n_samples} should be >= n_clusters={n_clusters}."
+            f"n_samples={problem.n_samples} should be >= n_{groups}={n_clusters}."
         )
 
 
@@ -134,7 +136,7 @@ def plan_sum_of_minimum(
     """
     naming = Naming() if naming is None else naming
     n_init = resolve_n_init(n_init, init, naming)
-    check_n_samples(problem, n_clusters)
+    check_n_samples(problem, n_clusters, naming)
     solver = make_solver(problem, solver, **options)
     check_init_score(problem, init, init_score)
     largest = float(sample_weight.max())
@@ -172,7 +174,7 @@ def sum_of_minimum(
     init="k-means++",
     init_score="gap",
     solver="exact",
-    learning_rate=None,
+    eta0=None,
     reclassify_every=1,
     momentum=0.5,
     size_change_factor=1.5,
@@ -229,10 +231,14 @@ def sum_of_minimum(
     init_score : {'gap', 'gradient'}, default='gap'
         Seeding score: the optimality gap :math:`f_i(x) - f_i^*` (eq. 3.2) or
         the squared gradient norm :math:`\\|\\nabla f_i(x)\\|^2` (eq. 3.5).
-    solver : {'exact', 'gd', 'momentum'}, default='exact'
+    solver : {'exact', 'gd', 'momentum'} or solver object, default='exact'
         'exact' replaces each parameter by its group minimizer; 'gd' takes
         one gradient step per iteration (eq. 3.8); 'momentum' is Algorithm 3.
-    learning_rate : float, default=None
+        An object with ``solve(problem, start, sample_weight, random_state,
+        progress=None)`` (:class:`ExactLloyd`, :class:`GradientLloyd`,
+        :class:`MomentumLloyd` or one of your own) runs with its own
+        hyper-parameters; the solver options below then do not apply.
+    eta0 : float, default=None
         Step size :math:`\\gamma` of 'gd' and 'momentum'. None means
         :math:`1/L` for 'gd' (Theorem 4.6) and :math:`(1 - \\beta)/L` for
         'momentum'. Ignored by 'exact'. A step so large that a run diverges
@@ -323,7 +329,7 @@ def sum_of_minimum(
         init=init,
         init_score=init_score,
         solver=solver,
-        learning_rate=learning_rate,
+        eta0=eta0,
         reclassify_every=reclassify_every,
         momentum=momentum,
         size_change_factor=size_change_factor,

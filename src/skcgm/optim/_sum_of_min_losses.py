@@ -81,18 +81,25 @@ def _dense_rows(X, rows):
     return block.toarray() if sp.issparse(block) else block
 
 
-# Docstrings of the optional protocol methods, which only some families
-# define; SumOfMinLoss.__init_subclass__ attaches them to the subclasses.
-_OPTIONAL_DOCS = {
-    "lipschitz": """Return the Lipschitz constant :math:`L` of the gradients.
+class _OptionalMethods:
+    """The optional protocol methods, which only some families define.
+
+    Never instantiated nor inherited: :class:`SumOfMinLoss` gives their
+    docstrings to the methods of its subclasses that have none.
+    """
+
+    def lipschitz(self):
+        """Return the Lipschitz constant :math:`L` of the gradients.
 
         Returns
         -------
         lipschitz : float
             The constant of Assumption 2.1; ``1 / lipschitz()`` is the
             default step of ``solver='gd'`` (Theorem 4.6).
-        """,
-    "grad_sq_norm_vector": """Compute the squared gradient norms at a parameter.
+        """
+
+    def grad_sq_norm_vector(self, param):
+        """Compute the squared gradient norms at a parameter.
 
         The seeding score :math:`\\|\\nabla f_i(x)\\|^2` of Algorithm 4
         (eq. 3.5).
@@ -106,8 +113,10 @@ _OPTIONAL_DOCS = {
         -------
         sq_norms : ndarray of shape (n_samples,)
             :math:`\\|\\nabla f_i(x)\\|^2` for every sample.
-        """,
-    "group_gradient": """Compute the gradients of the group objectives (eq. 3.7).
+        """
+
+    def group_gradient(self, params, statistics, counts):
+        """Compute the gradients of the group objectives (eq. 3.7).
 
         :math:`\\nabla F_j(x_j) = \\sum_{i \\in C_j} w_i \\nabla f_i(x_j) /
         \\sum_{i \\in C_j} w_i`, zero for an empty group.
@@ -126,8 +135,10 @@ _OPTIONAL_DOCS = {
         -------
         gradients : ndarray of shape (n_params, *param_shape)
             The gradient of every group objective at its parameter.
-        """,
-    "group_minimizer": """Compute the closed-form minimizers of the group objectives.
+        """
+
+    def group_minimizer(self, params, statistics, counts):
+        """Compute the closed-form minimizers of the group objectives.
 
         :math:`\\arg\\min_x \\sum_{i \\in C_j} w_i f_i(x)` for every
         group; a group of zero weight keeps its parameter.
@@ -146,8 +157,7 @@ _OPTIONAL_DOCS = {
         -------
         minimizers : ndarray of shape (n_params, *param_shape)
             The new parameters.
-        """,
-}
+        """
 
 
 class SumOfMinLoss(metaclass=ABCMeta):
@@ -197,8 +207,9 @@ class SumOfMinLoss(metaclass=ABCMeta):
             if not callable(method) or method.__doc__ or name.startswith("_"):
                 continue
             inherited = getattr(super(cls, cls), name, None)
-            method.__doc__ = getattr(inherited, "__doc__", None) or _OPTIONAL_DOCS.get(
-                name
+            optional = getattr(_OptionalMethods, name, None)
+            method.__doc__ = getattr(inherited, "__doc__", None) or getattr(
+                optional, "__doc__", None
             )
 
     def bind(self, X, y=None):

@@ -22,24 +22,30 @@ _CAPABILITIES = {
 }
 
 
-def make_solver(problem, name, **options):
-    """The solver ``name`` with its options, after checking the loss serves it.
+def make_solver(problem, solver, **options):
+    """The solver object, after checking the loss serves it.
 
-    Options the solver does not take are ignored, so the callers pass their
-    whole set. Refuses a loss family without a capability the solver
+    ``solver`` is a name of :data:`SOLVERS`, built with those of ``options``
+    its constructor takes (the callers pass their whole set), or a solver
+    object, used as it is (its own hyper-parameters hold; ``options`` are
+    ignored). Refuses a loss family without a capability the solver
     ``requires``, and warns when the momentum solver's options leave the
     assumptions of Theorem 4.7.
     """
-    cls = SOLVERS[name]
-    for capability in cls.requires:
-        if not getattr(problem, capability):
-            what, advice = _CAPABILITIES[capability]
+    if isinstance(solver, str):
+        cls = SOLVERS[solver]
+        accepted = inspect.signature(cls).parameters
+        solver = cls(**{k: v for k, v in options.items() if k in accepted})
+    name = getattr(solver, "name", type(solver).__name__)
+    for capability in getattr(solver, "requires", ()):
+        if not getattr(problem, capability, False):
+            what, advice = _CAPABILITIES.get(
+                capability, (capability, "choose another solver")
+            )
             raise ValueError(
                 f"solver={name!r} needs {what}, which {type(problem).__name__} "
                 f"does not have; {advice}."
             )
-    accepted = inspect.signature(cls).parameters
-    solver = cls(**{key: value for key, value in options.items() if key in accepted})
     if name == "momentum" and solver.momentum * solver.size_change_factor >= 1:
         product = solver.momentum * solver.size_change_factor
         warnings.warn(

@@ -28,7 +28,7 @@ from scipy.special import expit
 
 from ..utils._blocks import map_row_blocks
 from ._glm_loss_fast import logistic_terms
-from ._margin_losses import MarginLoss, _as_float, _result
+from ._margin_losses import MarginLoss, _of_margins
 
 __all__ = ["LogisticLoss"]
 
@@ -106,6 +106,7 @@ class LogisticLoss(MarginLoss):
     def _derivative(self, t):
         return -expit(-t)
 
+    @_of_margins
     def second_derivative(self, t):
         """The second derivative :math:`f''(t) = \\sigma(t)\\sigma(-t)`.
 
@@ -120,8 +121,7 @@ class LogisticLoss(MarginLoss):
             :math:`f''(t) \\in [0, 1/4]`, same shape as ``t``; it underflows to
             0 for :math:`|t| > 745` (the model then has no curvature there).
         """
-        t = _as_float(t)
-        return _result(expit(t) * expit(-t))
+        return expit(t) * expit(-t)
 
     def _value_derivatives(self, t):
         """:math:`f`, :math:`f'` and :math:`f''` at float64 margins at once.
@@ -143,6 +143,7 @@ class LogisticLoss(MarginLoss):
         map_row_blocks(fill, t.size, 1)
         return value, first, second
 
+    @_of_margins
     def third_derivative(self, t):
         """The third derivative :math:`f'''(t) = f''(t)(1 - 2\\sigma(t))`.
 
@@ -159,10 +160,10 @@ class LogisticLoss(MarginLoss):
             computed as :math:`\\sigma(-t) - \\sigma(t)` (no cancellation in the
             tails' sign).
         """
-        t = _as_float(t)
         low, high = expit(-t), expit(t)
-        return _result(high * low * (low - high))
+        return high * low * (low - high)
 
+    @_of_margins
     def derivative_ratio(self, t):
         """The ratio :math:`f'(t)^2 / f''(t) = e^{-t}`, in closed form.
 
@@ -185,10 +186,10 @@ class LogisticLoss(MarginLoss):
             where it exceeds the dtype's range (:math:`t < -709.78` in
             float64).
         """
-        t = _as_float(t)
         with np.errstate(over="ignore"):
-            return _result(np.exp(-t))
+            return np.exp(-t)
 
+    @_of_margins
     def sqrt_derivative_ratio(self, t):
         """The signed root :math:`f'(t) / \\sqrt{f''(t)} = -e^{-t/2}`.
 
@@ -207,6 +208,5 @@ class LogisticLoss(MarginLoss):
             :math:`t \\ge -1419` in float64 (``-inf`` below, without a
             warning).
         """
-        t = _as_float(t)
         with np.errstate(over="ignore"):
-            return _result(-np.exp(-0.5 * t))
+            return -np.exp(-0.5 * t)

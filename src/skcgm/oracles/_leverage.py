@@ -34,7 +34,8 @@ from scipy.linalg import LinAlgError, cholesky, lapack
 from sklearn.utils import check_array, check_random_state
 
 from ..utils._blocks import map_row_blocks
-from ..utils._sklearn_compat import Interval, StrOptions, validate_params
+from ..utils._params import StrictInterval
+from ..utils._sklearn_compat import StrOptions, validate_params
 from ._sketches import CountSketch
 
 __all__ = ["ridge_leverage_scores"]
@@ -164,7 +165,7 @@ def _default_jl_components(n):
     return max(20, math.ceil(8.0 * math.log(max(n, 2))))
 
 
-def sketched_leverage(C, ridge, sketch_size, random_state):
+def sketched_leverage(C, ridge, n_components, random_state):
     """CountSketch + QR + Gaussian JL estimate of the ridge leverage scores.
 
     Returns the scores and the triangular factor :math:`R` of
@@ -173,7 +174,7 @@ def sketched_leverage(C, ridge, sketch_size, random_state):
     """
     n, p = C.shape
     rng = check_random_state(random_state)
-    n_rows = sketch_size if sketch_size is not None else 20 * p
+    n_rows = n_components if n_components is not None else 20 * p
     if n_rows < n:
         # S C costs O(nnz(C)): S has one non-zero per column (Clarkson and
         # Woodruff); the ridge rows sqrt(D) are appended unsketched.
@@ -220,15 +221,15 @@ def sketched_leverage(C, ridge, sketch_size, random_state):
 @validate_params(
     {
         "A": ["array-like", "sparse matrix"],
-        "ridge": ["array-like", Interval(Real, 0, None, closed="neither")],
+        "ridge": ["array-like", StrictInterval(Real, 0, None, closed="neither")],
         "method": [StrOptions({"exact", "sketch"})],
-        "sketch_size": [Interval(Integral, 1, None, closed="left"), None],
+        "n_components": [StrictInterval(Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
     },
     prefer_skip_nested_validation=True,
 )
 def ridge_leverage_scores(
-    A, ridge, *, method="exact", sketch_size=None, random_state=None
+    A, ridge, *, method="exact", n_components=None, random_state=None
 ):
     """Ridge leverage scores of the rows of a matrix.
 
@@ -248,14 +249,14 @@ def ridge_leverage_scores(
     - ``method='sketch'``: the pattern of Drineas et al. (2012), as in the
       subsampled Newton code of Xu et al. (2016), with the
       Johnson-Lindenstrauss step the paper cites (Section 2.1): a
-      CountSketch :math:`S` with ``sketch_size`` rows
+      CountSketch :math:`S` with ``n_components`` rows
       (:class:`~skcgm.oracles.CountSketch`, :math:`O(\\operatorname{nnz}(A))`),
       :math:`R` from the QR of :math:`[SA; D^{1/2}]`, a Gaussian
       :math:`G \\in \\mathbb{R}^{p \\times k}` of variance :math:`1/k`,
       :math:`k = \\max(20, \\lceil 8 \\ln n \\rceil)`, and
       :math:`\\tilde\\ell_i = \\|a_i^\\top R^{-1} G\\|^2`;
       :math:`O(\\operatorname{nnz}(A) \\log n + r p^2)` flops with
-      :math:`r` = ``sketch_size``. When :math:`k \\ge p` the projection is
+      :math:`r` = ``n_components``. When :math:`k \\ge p` the projection is
       skipped (:math:`\\|a_i^\\top R^{-1}\\|^2` exactly); when
       :math:`r \\ge n` the CountSketch is.
 
@@ -283,7 +284,7 @@ def ridge_leverage_scores(
         entry per column, with :math:`A^\\top A + D` positive definite.
     method : {'exact', 'sketch'}, default='exact'
         Exact Cholesky scores or the CountSketch + QR + JL estimate.
-    sketch_size : int, default=None
+    n_components : int, default=None
         Rows :math:`r` of the CountSketch for ``method='sketch'``; None means
         :math:`20p`. Unused by 'exact'.
     random_state : int, RandomState instance or None, default=None
@@ -326,4 +327,4 @@ def ridge_leverage_scores(
     ridge = _check_ridge(ridge, A.shape[1])
     if method == "exact":
         return leverage_from_gram(A, gram_matrix(A), ridge)
-    return sketched_leverage(A, ridge, sketch_size, random_state)[0]
+    return sketched_leverage(A, ridge, n_components, random_state)[0]

@@ -27,7 +27,8 @@ The protocol, shared by every oracle (a subclass of :class:`_BaseLMO`):
   dimension (None for a dimension-free set), ``contains(x, tol)`` tests
   membership, ``contains_origin`` tells whether :math:`0 \\in \\mathcal{C}`;
 - ``project(y)``, the Euclidean projection, exists only on the sets that
-  have a cheap exact one.
+  have a cheap exact one (the subclasses of :class:`_ProjectionLMO`, and a
+  product of such sets).
 
 Vertices are float64, except that the closed-form coordinate oracles keep a
 float32 direction's dtype (and :class:`ConvexHullLMO` the dtype of its
@@ -44,14 +45,12 @@ from typing import NamedTuple
 
 import numpy as np
 from scipy.optimize import linprog
-from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
+from sklearn.utils.validation import check_is_fitted
 
-from ..utils._checks import _check_positive
-from ..utils._params import _ParamsMixin
-from ..utils._sklearn_compat import HasMethods, Interval, validate_params
-from ..utils._validation import check_square_range
-from ._params import _check_int
+from ..utils._params import StrictInterval, _ParamsMixin
+from ..utils._sklearn_compat import HasMethods, validate_parameter_constraints
+from ..utils._validation import check_square_range, check_vector
 
 
 class LMOResult(NamedTuple):
@@ -95,68 +94,29 @@ _MAX_INDEX_BITS = 62
 
 
 # --------------------------------------------------------------------------
-# Validation helpers, shared by the modules of the LMO library.
+# Constraints and validation helpers, shared by the modules of the LMO library.
+
+# The n_features parameter of the oracles: a dimension, or None (any).
+N_FEATURES = [StrictInterval(Integral, 1, None, closed="left"), None]
+# A positive real (a radius, a bound).
+POSITIVE = [StrictInterval(Real, 0, None, closed="neither")]
+# The tol argument of contains.
+_TOL = {"tol": [StrictInterval(Real, 0, None, closed="left")]}
 
 
-def _check_n_features(owner, value):
-    """``None`` or an int ``>= 1``."""
-    if value is None:
-        return None
-    _check_int(owner, "n_features", value, 1)
-    return int(value)
+def bound_array(owner, name, value):
+    """A bound given as a real or an array: a float64 scalar or 1-D array.
 
-
-def _check_tol(tol):
-    if isinstance(tol, bool) or not isinstance(tol, Real) or not tol >= 0:
-        raise ValueError(
-            f"The 'tol' parameter must be a real number >= 0; got {tol!r}."
-        )
-    return float(tol)
-
-
-def _check_vector(owner, name, value, n_features, *, keep_float32=False, finite=True):
-    """A 1-D real float array with ``n_features`` entries (when known).
-
-    A float32 input stays float32 when ``keep_float32``; everything else is
-    converted to float64. The input is never modified (a conversion copies;
-    callers copy before writing).
+    The parameter's constraint has checked its type (a finite real, or an
+    array-like); the entries of an array are checked here.
     """
+    if isinstance(value, Real):  # finite: the constraint checked it
+        return np.float64(value)
     array = np.asarray(value)
-    if array.ndim != 1 or array.shape[0] == 0:
-        raise ValueError(
-            f"{name} must be a non-empty 1-D array, got shape {array.shape}."
-        )
-    if array.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must hold real numbers, got dtype {array.dtype}.")
-    if not (keep_float32 and array.dtype == np.float32):
-        array = array.astype(np.float64, copy=False)
-    if n_features is not None and array.shape[0] != n_features:
-        raise ValueError(
-            f"{name} has {array.shape[0]} features, but {owner} has "
-            f"n_features={n_features}."
-        )
-    if finite and not np.isfinite(array).all():
-        raise ValueError(f"{name} must be finite (no NaN or infinity).")
-    return array
-
-
-def _check_bound_array(owner, name, value):
-    """A finite real scalar (0-d) or 1-D array, as float64."""
-    array = np.asarray(value)
-    if array.dtype.kind not in "biuf" or array.ndim > 1 or array.size == 0:
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be a real number or a "
-            f"non-empty 1-D array of reals; got {value!r}."
-        )
-    return _finite_float64(owner, name, array)
-
-
-def _finite_float64(owner, name, array):
-    """``array`` as a new float64 array, or a ValueError if not all finite."""
-    array = array.astype(np.float64)
-    if not np.isfinite(array).all():
-        raise ValueError(f"The '{name}' parameter of {owner} must be finite.")
-    return array
+    label = f"The '{name}' parameter of {owner}"
+    if array.ndim == 0:
+        return check_vector(array.reshape(1), label)[0]
+    return check_vector(array, label, copy=True)
 
 
 def _bitmask_index(mask):
@@ -180,17 +140,28 @@ def _unit_direction(grad):
     return grad if scale == 0 else grad / scale
 
 
+def validated_radius(lmo):
+    """The ``radius`` parameter as a float, in a method that validated it."""
+    return float(lmo.__dict__["radius"])
+
+
+def _validated_n_features(lmo):
+    """The ``n_features`` parameter, in a method that validated it."""
+    value = lmo.__dict__["n_features"]
+    return None if value is None else int(value)
+
+
 def _radius_property(doc):
     """A ``radius`` hyper-parameter read back validated as a float.
 
     The raw value lives in ``__dict__`` so that ``get_params`` returns it
     unchanged (as :func:`sklearn.base.clone` requires); reading it validates
-    every hyper-parameter (``_check_params`` checks ``radius``).
+    every hyper-parameter (``_validate_params`` checks ``radius``).
     """
 
     def fget(self):
-        self._check_params()
-        return float(self.__dict__["radius"])
+        self._validate_params()
+        return validated_radius(self)
 
     def fset(self, value):
         self.__dict__["radius"] = value
@@ -202,7 +173,8 @@ def _n_features_property():
     """An ``n_features`` hyper-parameter read back validated."""
 
     def fget(self):
-        return _check_n_features(type(self).__name__, self.__dict__["n_features"])
+        self._validate_params()
+        return _validated_n_features(self)
 
     def fset(self, value):
         self.__dict__["n_features"] = value
@@ -276,9 +248,11 @@ class _BaseLMO(_ParamsMixin, ABC):
 
     A subclass stores its hyper-parameters in ``__init__`` (``get_params``,
     ``set_params``, clone and repr follow its signature, as for scikit-learn's
-    estimators), validates them in ``_check_params`` (called by every public
-    method, so a bad value raises a ValueError naming it before any work),
-    and implements ``_lmo(grad)`` on a validated direction,
+    estimators) and declares their ``_parameter_constraints``, which
+    ``_validate_params`` checks, with the rules between parameters that no
+    constraint expresses (``lower <= upper``), from every public method: a
+    bad value raises a ValueError naming it before any work. It implements
+    ``_lmo(grad)`` on a validated direction,
     ``_contains(x, tol)``, and the properties ``radius`` and ``n_features``;
     it overrides ``contains_origin`` (True by default) when the origin may be
     outside the set. ``__call__`` counts the calls in ``n_calls_``.
@@ -321,12 +295,12 @@ class _BaseLMO(_ParamsMixin, ABC):
             The vertex, its index (see the class docstring) and the number of
             candidates scored.
         """
-        self._check_params()
-        grad = _check_vector(
-            type(self).__name__,
-            "grad",
+        self._validate_params()
+        grad = check_vector(
             grad,
-            self.n_features,
+            "grad",
+            self._dimension(),
+            owner=type(self).__name__,
             keep_float32=self._keeps_float32,
         )
         result = self._lmo(grad)
@@ -350,21 +324,24 @@ class _BaseLMO(_ParamsMixin, ABC):
         inside : bool
             Whether ``x`` satisfies the constraints of the set up to ``tol``.
         """
-        self._check_params()
-        tol = _check_tol(tol)
-        x = _check_vector(type(self).__name__, "x", x, self.n_features, finite=False)
+        self._validate_params()
+        owner = type(self).__name__
+        validate_parameter_constraints(
+            _TOL, {"tol": tol}, caller_name=f"{owner}.contains"
+        )
+        x = check_vector(x, "x", self._dimension(), owner=owner, finite=False)
         if not np.isfinite(x).all():
             return False
-        return bool(self._contains(x, tol))
+        return bool(self._contains(x, float(tol)))
 
-    def _check_point(self, y):
+    def _validated_point(self, y):
         """The point to project, validated (float64, a copy when converted)."""
-        self._check_params()
-        return _check_vector(type(self).__name__, "y", y, self.n_features)
+        self._validate_params()
+        return check_vector(y, "y", self._dimension(), owner=type(self).__name__)
 
-    @abstractmethod
-    def _check_params(self):
-        """Raise a ValueError naming the first invalid hyper-parameter."""
+    def _dimension(self):
+        """``n_features``, in a method that validated the parameters."""
+        return self.n_features
 
     @abstractmethod
     def _lmo(self, grad):
@@ -387,23 +364,64 @@ class _BaseLMO(_ParamsMixin, ABC):
     @property
     def contains_origin(self):
         """Whether the origin belongs to the set (the default: always)."""
-        self._check_params()
+        self._validate_params()
         return True
 
 
-class _RadiusLMO(_BaseLMO):
+class _ProjectionLMO(_BaseLMO):
+    """An oracle whose set has a cheap exact Euclidean projection ``project``.
+
+    A subclass implements ``_project(y)`` on a validated point. The sets
+    without such a projection derive from :class:`_BaseLMO` directly, so
+    that ``hasattr(lmo, "project")`` tells the oracles that have one.
+    """
+
+    def project(self, y):
+        """Euclidean projection onto the set (see the class's Notes).
+
+        Parameters
+        ----------
+        y : array-like of shape (n_features,)
+            The point to project.
+
+        Returns
+        -------
+        x : ndarray of shape (n_features,)
+            :math:`\\operatorname{argmin}_{x \\in \\mathcal{C}} \\|x - y\\|_2`
+            (up to round-off where there is no closed form), a new float64
+            array.
+        """
+        return self._project(self._validated_point(y))
+
+    @abstractmethod
+    def _project(self, y):
+        """The projection of a validated point."""
+
+
+class _NFeaturesLMO(_ProjectionLMO):
+    """A closed-form oracle whose dimension is its ``n_features`` parameter.
+
+    ``n_features`` is a hyper-parameter, None for any dimension, read back
+    validated; a float32 direction gives a float32 vertex.
+    """
+
+    _keeps_float32 = True
+    n_features = _n_features_property()
+    _dimension = _validated_n_features
+
+
+class _RadiusLMO(_NFeaturesLMO):
     """An oracle with the hyper-parameters ``(radius, n_features)``.
 
     The sets scaled by a radius :math:`r > 0` (simplex, capped simplex, l1
     and l2 balls); a subclass defines ``radius = _radius_property(doc)``.
     """
 
-    _keeps_float32 = True
-    n_features = _n_features_property()
+    _parameter_constraints: dict = {"radius": POSITIVE, "n_features": N_FEATURES}
 
-    def _check_params(self):
-        _check_positive(type(self).__name__, "radius", self.__dict__["radius"])
-        _check_n_features(type(self).__name__, self.__dict__["n_features"])
+    def __init__(self, radius=1.0, n_features=None):
+        self.radius = radius
+        self.n_features = n_features
 
 
 _SIMPLEX_RADIUS_DOC = (
@@ -466,19 +484,15 @@ class SimplexLMO(_RadiusLMO):
 
     radius = _radius_property(_SIMPLEX_RADIUS_DOC)
 
-    def __init__(self, radius=1.0, n_features=None):
-        self.radius = radius
-        self.n_features = n_features
-
     def _lmo(self, grad):
         index = int(np.argmin(grad))
         vertex = np.zeros_like(grad)
-        vertex[index] = self.radius
+        vertex[index] = validated_radius(self)
         return LMOResult(vertex, index, grad.shape[0])
 
     def _contains(self, x, tol):
         # The largest entry is compared first, so that the sum stays in range.
-        radius = self.radius
+        radius = validated_radius(self)
         return (
             (x >= -tol).all()
             and x.max() <= radius + tol
@@ -490,22 +504,8 @@ class SimplexLMO(_RadiusLMO):
         """Whether the origin belongs to the set: never, as r > 0."""
         return False
 
-    def project(self, y):
-        """Euclidean projection onto the scaled simplex.
-
-        Parameters
-        ----------
-        y : array-like of shape (n_features,)
-            The point to project.
-
-        Returns
-        -------
-        x : ndarray of shape (n_features,)
-            :math:`\\operatorname{argmin}_{x \\in \\mathcal{C}} \\|x - y\\|_2`,
-            a new float64 array.
-        """
-        y = self._check_point(y)
-        return _project_simplex(y, self.radius)
+    def _project(self, y):
+        return _project_simplex(y, validated_radius(self))
 
 
 class L1BallLMO(_RadiusLMO):
@@ -563,43 +563,25 @@ class L1BallLMO(_RadiusLMO):
 
     radius = _radius_property("Radius R = max ||x||_2 of the ball, the ``radius`` r.")
 
-    def __init__(self, radius=1.0, n_features=None):
-        self.radius = radius
-        self.n_features = n_features
-
     def _lmo(self, grad):
         n_features = grad.shape[0]
         i = int(np.argmax(np.abs(grad)))
         vertex = np.zeros_like(grad)
         if grad[i] < 0:
-            vertex[i] = self.radius
+            vertex[i] = validated_radius(self)
             index = i
         else:
-            vertex[i] = -self.radius
+            vertex[i] = -validated_radius(self)
             index = n_features + i
         return LMOResult(vertex, index, n_features)
 
     def _contains(self, x, tol):
         # The largest entry is compared first, so that the sum stays in range.
-        absolute, bound = np.abs(x), self.radius + tol
+        absolute, bound = np.abs(x), validated_radius(self) + tol
         return absolute.max() <= bound and absolute.sum() <= bound
 
-    def project(self, y):
-        """Euclidean projection onto the l1 ball.
-
-        Parameters
-        ----------
-        y : array-like of shape (n_features,)
-            The point to project.
-
-        Returns
-        -------
-        x : ndarray of shape (n_features,)
-            :math:`\\operatorname{argmin}_{\\|x\\|_1 \\le r} \\|x - y\\|_2`, a
-            new float64 array.
-        """
-        y = self._check_point(y)
-        return _project_l1_ball(y, self.radius)
+    def _project(self, y):
+        return _project_l1_ball(y, validated_radius(self))
 
 
 def _chunked_argmin(atoms, grad, chunk_size):
@@ -683,6 +665,10 @@ class ConvexHullLMO(_BaseLMO):
     (True, 1.0)
     """
 
+    _parameter_constraints: dict = {
+        "mips": [HasMethods(["fit", "query"]), None],
+        "chunk_size": [StrictInterval(Integral, 1, None, closed="left")],
+    }
     _keeps_float32 = True
 
     def __init__(self, mips=None, chunk_size=65536):
@@ -702,9 +688,8 @@ class ConvexHullLMO(_BaseLMO):
         self : ConvexHullLMO
             The fitted oracle.
         """
-        _check_chunk_size(self.chunk_size)
-        if self.mips is not None:
-            _check_mips(self.mips)
+        # The constraints only: the oracle is not fitted yet.
+        super()._validate_params()
         self.atoms_ = check_array(
             atoms, dtype=[np.float64, np.float32], ensure_min_samples=1,
             input_name="atoms",
@@ -716,13 +701,14 @@ class ConvexHullLMO(_BaseLMO):
         )
         return self
 
-    def _check_params(self):
-        _check_chunk_size(self.chunk_size)
-        if not hasattr(self, "atoms_"):
-            raise NotFittedError(
-                "This ConvexHullLMO instance is not fitted yet. Call 'fit' with "
-                "the atoms before using it."
-            )
+    def _validate_params(self):
+        super()._validate_params()
+        check_is_fitted(
+            self,
+            "atoms_",
+            msg="This %(name)s instance is not fitted yet. Call 'fit' with the "
+            "atoms before using it.",
+        )
 
     def _lmo(self, grad):
         grad = _unit_direction(grad)
@@ -759,7 +745,7 @@ class ConvexHullLMO(_BaseLMO):
     @property
     def radius(self):
         """Radius R = max_i ||a_i||_2 of the hull (exact); needs ``fit``."""
-        self._check_params()
+        self._validate_params()
         return float(np.sqrt(np.einsum("ij,ij->i", self.atoms_, self.atoms_).max()))
 
     @property
@@ -771,21 +757,5 @@ class ConvexHullLMO(_BaseLMO):
     @property
     def contains_origin(self):
         """Whether the origin is in the hull (within ``contains``' default tol)."""
-        self._check_params()
+        self._validate_params()
         return self.contains(np.zeros(self.atoms_.shape[1]))
-
-
-@validate_params(
-    {"chunk_size": [Interval(Integral, 1, None, closed="left")]},
-    prefer_skip_nested_validation=True,
-)
-def _check_chunk_size(chunk_size):
-    return chunk_size
-
-
-@validate_params(
-    {"mips": [HasMethods(["fit", "query"])]},
-    prefer_skip_nested_validation=True,
-)
-def _check_mips(mips):
-    return mips

@@ -13,35 +13,20 @@ from numbers import Integral
 import numpy as np
 from scipy.sparse.linalg import svds
 
-from ..utils._checks import _check_positive
 from ._lmo import (
+    POSITIVE,
     LMOResult,
-    _BaseLMO,
     _project_capped_simplex,
+    _ProjectionLMO,
     _radius_property,
     _unit_direction,
+    validated_radius,
 )
 
 # Up to this min(m, n), a dense LAPACK SVD is cheap (milliseconds) and exact
 # to round-off; beyond, ARPACK's top singular pair (svds, k=1) avoids the
 # cubic cost of the full decomposition.
 _DENSE_SVD_MAX_DIM = 100
-
-
-def _check_shape(shape):
-    if (
-        not isinstance(shape, (tuple, list))
-        or len(shape) != 2
-        or not all(
-            isinstance(s, Integral) and not isinstance(s, bool) and s >= 1
-            for s in shape
-        )
-    ):
-        raise ValueError(
-            "The 'shape' parameter of NuclearNormBallLMO must be a pair (m, n) of "
-            f"ints >= 1; got {shape!r}."
-        )
-    return int(shape[0]), int(shape[1])
 
 
 def _top_singular_pair(matrix):
@@ -55,7 +40,7 @@ def _top_singular_pair(matrix):
     return u[:, 0], vt[0]
 
 
-class NuclearNormBallLMO(_BaseLMO):
+class NuclearNormBallLMO(_ProjectionLMO):
     """Linear minimization oracle over the nuclear-norm ball of matrices.
 
     The set is :math:`\\mathcal{C} = \\{X \\in \\mathbb{R}^{m \\times n} :
@@ -114,25 +99,43 @@ class NuclearNormBallLMO(_BaseLMO):
     array([2., 0., 0., 0.])
     """
 
+    _parameter_constraints: dict = {"radius": POSITIVE, "shape": [tuple, list]}
     radius = _radius_property("Radius R = max ||X||_F of the ball, the ``radius`` r.")
 
     def __init__(self, radius=1.0, shape=None):
         self.radius = radius
         self.shape = shape
 
-    def _check_params(self):
-        _check_positive("NuclearNormBallLMO", "radius", self.__dict__["radius"])
-        _check_shape(self.shape)
+    def _validate_params(self):
+        super()._validate_params()
+        # A rule on the entries, which no constraint expresses.
+        shape = self.shape
+        if len(shape) != 2 or not all(
+            isinstance(s, Integral) and not isinstance(s, bool) and s >= 1
+            for s in shape
+        ):
+            raise ValueError(
+                "The 'shape' parameter of NuclearNormBallLMO must be a pair (m, n) "
+                f"of ints >= 1; got {shape!r}."
+            )
+
+    def _shape(self):
+        """The validated ``(m, n)``."""
+        return int(self.shape[0]), int(self.shape[1])
+
+    def _dimension(self):
+        m, n = self._shape()
+        return m * n
 
     @property
     def n_features(self):
         """Dimension m * n of the flattened matrices."""
-        m, n = _check_shape(self.shape)
-        return m * n
+        self._validate_params()
+        return self._dimension()
 
     def _lmo(self, grad):
-        radius = self.radius
-        m, n = _check_shape(self.shape)
+        radius = validated_radius(self)
+        m, n = self._shape()
         if not grad.any():
             vertex = np.zeros(m * n)
             vertex[0] = -radius
@@ -150,24 +153,10 @@ class NuclearNormBallLMO(_BaseLMO):
             (x / scale).reshape(self.shape), compute_uv=False
         )
         with np.errstate(over="ignore"):
-            return scale * singular_values.sum() <= self.radius + tol
+            return scale * singular_values.sum() <= validated_radius(self) + tol
 
-    def project(self, y):
-        """Euclidean (Frobenius) projection onto the nuclear-norm ball.
-
-        Parameters
-        ----------
-        y : array-like of shape (n_features,)
-            The flattened matrix to project.
-
-        Returns
-        -------
-        x : ndarray of shape (n_features,)
-            :math:`\\operatorname{argmin}_{\\|X\\|_* \\le r} \\|X - Y\\|_F`,
-            flattened, a new float64 array.
-        """
-        y = self._check_point(y)
-        m, n = _check_shape(self.shape)
+    def _project(self, y):
+        m, n = self._shape()
         if self._contains(y, 0.0):
             return y.copy()
         # The SVD of Y / max|Y_ij| stays in range. The projection is
@@ -177,7 +166,7 @@ class NuclearNormBallLMO(_BaseLMO):
         scale = np.abs(y).max()
         u, s, vt = np.linalg.svd((y / scale).reshape(m, n), full_matrices=False)
         with np.errstate(under="ignore"):
-            radius = self.radius / scale
+            radius = validated_radius(self) / scale
         # The singular values are non-negative: their l1-ball projection is
         # the capped-simplex one.
         s = _project_capped_simplex(s, radius) * scale

@@ -11,21 +11,22 @@ the one of :class:`~skcgm.oracles._lmo._BaseLMO`.
 # SPDX-License-Identifier: BSD-3-Clause
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment, linprog, minimize
 from sklearn.utils.metaestimators import available_if
 
-from ..utils._checks import _check_positive
-from ..utils._validation import check_square_range
+from ..utils._params import StrictInterval
+from ..utils._validation import check_square_range, check_vector
 from ._lmo import (
+    POSITIVE,
     LMOResult,
     _BaseLMO,
-    _check_bound_array,
-    _finite_float64,
+    _ProjectionLMO,
     _unit_direction,
+    bound_array,
 )
-from ._params import _check_int
 
 # HiGHS's default tolerances (1e-7) let a cost of 1e-7 of the (unit-scaled)
 # direction go unheeded; its tightest ones leave 1e-10 of its value.
@@ -54,26 +55,25 @@ def _solve_lp(owner, c, **constraints):
 
 
 def _check_matrix(owner, name, value):
+    """A constraint matrix: a new finite, non-empty 2-D float64 array."""
     matrix = np.asarray(value)
     if matrix.ndim != 2 or matrix.dtype.kind not in "biuf" or 0 in matrix.shape:
         raise ValueError(
             f"The '{name}' parameter of {owner} must be a non-empty 2-D array of "
             f"reals; got shape {matrix.shape}."
         )
-    return _finite_float64(owner, name, matrix)
+    matrix = matrix.astype(np.float64)
+    if not np.isfinite(matrix).all():
+        raise ValueError(f"The '{name}' parameter of {owner} must be finite.")
+    return matrix
 
 
-def _check_rhs(owner, name, value, n_rows):
-    rhs = np.asarray(value)
-    if rhs.ndim != 1 or rhs.dtype.kind not in "biuf" or rhs.shape[0] != n_rows:
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be a 1-D array of {n_rows} "
-            f"reals (one per row of the matrix); got shape {rhs.shape}."
-        )
-    return _finite_float64(owner, name, rhs)
+def _rhs(owner, name, value, n_rows):
+    """A right-hand side, one finite real per row of its matrix."""
+    return check_vector(value, f"The '{name}' parameter of {owner}", n_rows, copy=True)
 
 
-def _check_bounds(owner, bounds, n_features):
+def _parsed_bounds(owner, bounds, n_features):
     """``bounds`` as linprog takes them -> ``(lower, upper, n_features)``.
 
     A pair ``(lb, ub)`` applies to every coordinate (0-d arrays); a sequence
@@ -182,6 +182,15 @@ class PolytopeLMO(_BaseLMO):
     (1.4142135623730951, True)
     """
 
+    _parameter_constraints: dict = {
+        "A_ub": ["array-like", None],
+        "b_ub": ["array-like", None],
+        "A_eq": ["array-like", None],
+        "b_eq": ["array-like", None],
+        "bounds": ["array-like"],
+        "radius": [*POSITIVE, None],
+    }
+
     def __init__(
         self, A_ub=None, b_ub=None, A_eq=None, b_eq=None, bounds=(0, None), radius=None
     ):
@@ -194,6 +203,7 @@ class PolytopeLMO(_BaseLMO):
 
     def _parsed(self):
         """Validated constraints as a dict (0 rows for an absent pair)."""
+        super()._validate_params()
         owner = "PolytopeLMO"
         n_features = None
         parsed = {}
@@ -215,15 +225,15 @@ class PolytopeLMO(_BaseLMO):
                 )
             n_features = A.shape[1]
             parsed[A_name] = A
-            parsed[b_name] = _check_rhs(owner, b_name, b, A.shape[0])
-        lower, upper, n_features = _check_bounds(owner, self.bounds, n_features)
+            parsed[b_name] = _rhs(owner, b_name, b, A.shape[0])
+        lower, upper, n_features = _parsed_bounds(owner, self.bounds, n_features)
         radius = self.__dict__["radius"]
         if radius is not None:
-            radius = _check_positive(owner, "radius", radius)
+            radius = float(radius)
         parsed.update(lower=lower, upper=upper, n_features=n_features, radius=radius)
         return parsed
 
-    def _check_params(self):
+    def _validate_params(self):
         self._parsed()
 
     @property
@@ -417,7 +427,7 @@ class _DownClosedProjector:
         return best_x
 
 
-class DownClosedPolytopeLMO(_BaseLMO):
+class DownClosedPolytopeLMO(_ProjectionLMO):
     """Linear minimization oracle over a down-closed packing polytope.
 
     The set is
@@ -484,8 +494,10 @@ class DownClosedPolytopeLMO(_BaseLMO):
     :math:`\\|x - P(y)\\|^2 \\le 2 (\\frac12 \\|x - y\\|^2 - q(\\lambda))`,
     which is at round-off level (about 1e-9 in distance or better) on the
     problems tested. The cost is :math:`O(m d)` per dual iteration; it is
-    meant for few constraints :math:`m`. ``contains`` tests :math:`-\\text{tol}
-    \\le x \\le u + \\text{tol}` and :math:`A x \\le b + \\text{tol}`.
+    meant for few constraints :math:`m`, and a point whose squares overflow
+    raises a ValueError (the dual objective holds :math:`\\|x - y\\|^2`).
+    ``contains`` tests :math:`-\\text{tol} \\le x \\le u + \\text{tol}`
+    and :math:`A x \\le b + \\text{tol}`.
 
     Examples
     --------
@@ -500,20 +512,27 @@ class DownClosedPolytopeLMO(_BaseLMO):
     1.4142
     """
 
+    _parameter_constraints: dict = {
+        "A": ["array-like"],
+        "b": ["array-like"],
+        "upper": [StrictInterval(Real, 0, None, closed="left"), "array-like"],
+    }
+
     def __init__(self, A, b, upper=1.0):
         self.A = A
         self.b = b
         self.upper = upper
 
     def _parsed(self):
+        super()._validate_params()
         owner = "DownClosedPolytopeLMO"
         A = _check_matrix(owner, "A", self.A)
         if np.any(A < 0):
             raise ValueError(f"The 'A' parameter of {owner} must be non-negative.")
-        b = _check_rhs(owner, "b", self.b, A.shape[0])
+        b = _rhs(owner, "b", self.b, A.shape[0])
         if np.any(b < 0):
             raise ValueError(f"The 'b' parameter of {owner} must be non-negative.")
-        upper = _check_bound_array(owner, "upper", self.upper)
+        upper = bound_array(owner, "upper", self.upper)
         if upper.ndim == 1 and upper.shape[0] != A.shape[1]:
             raise ValueError(
                 f"The 'upper' parameter of {owner} has {upper.shape[0]} entries, "
@@ -523,7 +542,7 @@ class DownClosedPolytopeLMO(_BaseLMO):
             raise ValueError(f"The 'upper' parameter of {owner} must be non-negative.")
         return A, b, np.broadcast_to(upper, A.shape[1])
 
-    def _check_params(self):
+    def _validate_params(self):
         self._parsed()
 
     @property
@@ -560,27 +579,7 @@ class DownClosedPolytopeLMO(_BaseLMO):
             np.all(x >= -tol) and np.all(x <= upper + tol) and np.all(A @ x <= b + tol)
         )
 
-    def project(self, y):
-        """Euclidean projection onto the polytope, by its dual (see Notes).
-
-        Parameters
-        ----------
-        y : array-like of shape (n_features,)
-            The point to project.
-
-        Returns
-        -------
-        x : ndarray of shape (n_features,)
-            :math:`\\operatorname{argmin}_{x \\in \\mathcal{C}} \\|x - y\\|_2`
-            up to round-off, a new float64 array inside the set (exactly).
-
-        Raises
-        ------
-        ValueError
-            If the squares of ``y`` overflow (the dual objective holds
-            :math:`\\|x - y\\|^2`).
-        """
-        y = self._check_point(y)
+    def _project(self, y):
         # The dual objective holds ||x - y||^2.
         check_square_range(y, input_name="y")
         A, b, upper = self._parsed()
@@ -654,28 +653,29 @@ class BirkhoffLMO(_BaseLMO):
     (array([0., 1., 1., 0.]), 1)
     """
 
+    _parameter_constraints: dict = {
+        "n": [StrictInterval(Integral, 1, None, closed="left")]
+    }
+
     def __init__(self, n):
         self.n = n
-
-    def _check_params(self):
-        _check_int("BirkhoffLMO", "n", self.n, 1)
 
     @property
     def n_features(self):
         """Dimension n**2 of the flattened matrices."""
-        self._check_params()
+        self._validate_params()
         return int(self.n) ** 2
 
     @property
     def radius(self):
         """Radius R = sqrt(n), the norm of a permutation matrix (exact)."""
-        self._check_params()
+        self._validate_params()
         return math.sqrt(self.n)
 
     @property
     def contains_origin(self):
         """Whether the origin belongs to the set: never."""
-        self._check_params()
+        self._validate_params()
         return False
 
     def _lmo(self, grad):
@@ -757,12 +757,15 @@ class ProductLMO(_BaseLMO):
     1.4142
     """
 
+    _parameter_constraints: dict = {"lmos": [list, tuple]}
+
     def __init__(self, lmos):
         self.lmos = lmos
 
     def _sizes(self):
+        super()._validate_params()
         lmos = self.lmos
-        if not isinstance(lmos, (list, tuple)) or len(lmos) == 0:
+        if len(lmos) == 0:
             raise ValueError(
                 "The 'lmos' parameter of ProductLMO must be a non-empty list of "
                 f"LMOs; got {lmos!r}."
@@ -788,7 +791,7 @@ class ProductLMO(_BaseLMO):
         ends = np.cumsum(sizes)
         return [slice(end - size, end) for size, end in zip(sizes, ends)]
 
-    def _check_params(self):
+    def _validate_params(self):
         self._sizes()
 
     @property
@@ -799,13 +802,13 @@ class ProductLMO(_BaseLMO):
     @property
     def radius(self):
         """Radius R = sqrt(sum_k R_k**2) (exact when every R_k is)."""
-        self._check_params()
+        self._validate_params()
         return math.sqrt(sum(lmo.radius**2 for lmo in self.lmos))
 
     @property
     def contains_origin(self):
         """Whether the origin belongs to every factor."""
-        self._check_params()
+        self._validate_params()
         return all(lmo.contains_origin for lmo in self.lmos)
 
     def _lmo(self, grad):
@@ -840,7 +843,7 @@ class ProductLMO(_BaseLMO):
             The concatenation of the factors' projections, a new float64
             array.
         """
-        y = self._check_point(y)
+        y = self._validated_point(y)
         return np.concatenate(
             [
                 np.asarray(lmo.project(y[block]), dtype=np.float64)

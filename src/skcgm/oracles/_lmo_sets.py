@@ -9,25 +9,32 @@ cheap exact Euclidean projection ``project``. The protocol is the one of
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
+from numbers import Integral, Real
+
 import numpy as np
 
-from ..utils._checks import _check_positive
+from ..utils._params import StrictInterval
 from ._lmo import (
+    N_FEATURES,
+    POSITIVE,
     LMOResult,
-    _BaseLMO,
     _bitmask_index,
-    _check_bound_array,
-    _check_n_features,
-    _n_features_property,
+    _NFeaturesLMO,
     _project_capped_simplex,
+    _ProjectionLMO,
     _radius_property,
     _RadiusLMO,
     _unit_direction,
+    _validated_n_features,
+    bound_array,
+    validated_radius,
 )
-from ._params import _check_int
+
+# A bound of a box: a finite real, or an array of them (checked entrywise).
+_BOUND = [StrictInterval(Real, None, None, closed="neither"), "array-like"]
 
 
-class BoxLMO(_BaseLMO):
+class BoxLMO(_ProjectionLMO):
     """Linear minimization oracle over a box.
 
     The set is :math:`\\mathcal{C} = \\{x : l \\le x \\le u\\}` (entrywise);
@@ -87,6 +94,11 @@ class BoxLMO(_BaseLMO):
     3.7417
     """
 
+    _parameter_constraints: dict = {
+        "lower": _BOUND,
+        "upper": _BOUND,
+        "n_features": N_FEATURES,
+    }
     _keeps_float32 = True
 
     def __init__(self, lower=0.0, upper=1.0, n_features=None):
@@ -95,10 +107,15 @@ class BoxLMO(_BaseLMO):
         self.n_features = n_features
 
     def _bounds(self):
-        """Validated ``(lower, upper, n_features)``; bounds 0-d or 1-D."""
-        lower = _check_bound_array("BoxLMO", "lower", self.lower)
-        upper = _check_bound_array("BoxLMO", "upper", self.upper)
-        n_features = _check_n_features("BoxLMO", self.__dict__["n_features"])
+        """``(lower, upper, n_features)``, bounds 0-d or 1-D, checked.
+
+        The checks that no constraint expresses: the entries of the bounds,
+        their lengths and ``lower <= upper``.
+        """
+        lower = bound_array("BoxLMO", "lower", self.lower)
+        upper = bound_array("BoxLMO", "upper", self.upper)
+        n_features = self.__dict__["n_features"]
+        n_features = None if n_features is None else int(n_features)
         for name, bound in (("lower", lower), ("upper", upper)):
             if bound.ndim == 0:
                 continue
@@ -116,13 +133,18 @@ class BoxLMO(_BaseLMO):
             )
         return lower, upper, n_features
 
-    def _check_params(self):
+    def _validate_params(self):
+        super()._validate_params()
         self._bounds()
+
+    def _dimension(self):
+        return self._bounds()[2]
 
     @property
     def n_features(self):
         """Dimension of the box: ``n_features``, or an array bound's length, or None."""
-        return self._bounds()[2]
+        super()._validate_params()
+        return self._dimension()
 
     @n_features.setter
     def n_features(self, value):
@@ -140,7 +162,8 @@ class BoxLMO(_BaseLMO):
 
     @property
     def radius(self):
-        """Radius R = ||max(|l|, |u|)||_2 of the box (exact; needs the dimension)."""
+        """Radius :math:`R = \\|\\max(|l|, |u|)\\|_2` of the box (needs d)."""
+        super()._validate_params()
         lower, upper, n_features = self._bounds()
         if n_features is None:
             raise ValueError(
@@ -153,28 +176,16 @@ class BoxLMO(_BaseLMO):
     @property
     def contains_origin(self):
         """Whether the origin belongs to the box (l <= 0 <= u)."""
+        super()._validate_params()
         lower, upper, _ = self._bounds()
         return bool(np.all(lower <= 0) and np.all(upper >= 0))
 
-    def project(self, y):
-        """Euclidean projection onto the box: clip to the bounds.
-
-        Parameters
-        ----------
-        y : array-like of shape (n_features,)
-            The point to project.
-
-        Returns
-        -------
-        x : ndarray of shape (n_features,)
-            :math:`\\min(\\max(y, l), u)`, a new float64 array.
-        """
-        y = self._check_point(y)
+    def _project(self, y):
         lower, upper, _ = self._bounds()
         return np.clip(y, lower, upper)
 
 
-class LinfBallLMO(_BaseLMO):
+class LinfBallLMO(_NFeaturesLMO):
     """Linear minimization oracle over the l-infinity ball.
 
     The set is :math:`\\mathcal{C} = \\{x : \\|x\\|_\\infty \\le b\\}`; the
@@ -229,19 +240,15 @@ class LinfBallLMO(_BaseLMO):
     2.8284
     """
 
-    _keeps_float32 = True
-    n_features = _n_features_property()
+    _parameter_constraints: dict = {"bound": POSITIVE, "n_features": N_FEATURES}
 
     def __init__(self, bound=1.0, n_features=None):
         self.bound = bound
         self.n_features = n_features
 
     def _bound(self):
-        return _check_positive("LinfBallLMO", "bound", self.bound)
-
-    def _check_params(self):
-        self._bound()
-        _check_n_features("LinfBallLMO", self.__dict__["n_features"])
+        """The validated bound b."""
+        return float(self.bound)
 
     def _lmo(self, grad):
         bound = self._bound()
@@ -255,8 +262,9 @@ class LinfBallLMO(_BaseLMO):
     @property
     def radius(self):
         """Radius R = b sqrt(n_features) of the ball (exact; needs n_features)."""
+        self._validate_params()
         bound = self._bound()
-        n_features = self.n_features
+        n_features = _validated_n_features(self)
         if n_features is None:
             raise ValueError(
                 "The radius of LinfBallLMO is bound * sqrt(n_features): pass "
@@ -264,20 +272,7 @@ class LinfBallLMO(_BaseLMO):
             )
         return bound * float(np.sqrt(n_features))
 
-    def project(self, y):
-        """Euclidean projection onto the l-infinity ball: clip to [-b, b].
-
-        Parameters
-        ----------
-        y : array-like of shape (n_features,)
-            The point to project.
-
-        Returns
-        -------
-        x : ndarray of shape (n_features,)
-            :math:`\\min(\\max(y, -b), b)`, a new float64 array.
-        """
-        y = self._check_point(y)
+    def _project(self, y):
         bound = self._bound()
         return np.clip(y, -bound, bound)
 
@@ -340,40 +335,22 @@ class CappedSimplexLMO(_RadiusLMO):
 
     radius = _radius_property("Radius R = max ||x||_2 of the set, the cap r.")
 
-    def __init__(self, radius=1.0, n_features=None):
-        self.radius = radius
-        self.n_features = n_features
-
     def _lmo(self, grad):
         n_features = grad.shape[0]
         i = int(np.argmin(grad))
         vertex = np.zeros_like(grad)
         if grad[i] < 0:
-            vertex[i] = self.radius
+            vertex[i] = validated_radius(self)
             return LMOResult(vertex, i, n_features)
         return LMOResult(vertex, n_features, n_features)
 
     def _contains(self, x, tol):
         # The largest entry is compared first, so that the sum stays in range.
-        bound = self.radius + tol
+        bound = validated_radius(self) + tol
         return bool(np.all(x >= -tol) and x.max() <= bound and x.sum() <= bound)
 
-    def project(self, y):
-        """Euclidean projection onto the capped simplex.
-
-        Parameters
-        ----------
-        y : array-like of shape (n_features,)
-            The point to project.
-
-        Returns
-        -------
-        x : ndarray of shape (n_features,)
-            :math:`\\operatorname{argmin}_{x \\in \\mathcal{C}} \\|x - y\\|_2`,
-            a new float64 array.
-        """
-        y = self._check_point(y)
-        return _project_capped_simplex(y, self.radius)
+    def _project(self, y):
+        return _project_capped_simplex(y, validated_radius(self))
 
 
 class L2BallLMO(_RadiusLMO):
@@ -426,12 +403,8 @@ class L2BallLMO(_RadiusLMO):
 
     radius = _radius_property("Radius R = max ||x||_2 of the ball, the ``radius`` r.")
 
-    def __init__(self, radius=1.0, n_features=None):
-        self.radius = radius
-        self.n_features = n_features
-
     def _lmo(self, grad):
-        radius = self.radius
+        radius = validated_radius(self)
         if not grad.any():
             vertex = np.zeros_like(grad)
             vertex[0] = -radius
@@ -441,23 +414,10 @@ class L2BallLMO(_RadiusLMO):
         return LMOResult(vertex, -1, -1)
 
     def _contains(self, x, tol):
-        return _stable_norm(x) <= self.radius + tol
+        return _stable_norm(x) <= validated_radius(self) + tol
 
-    def project(self, y):
-        """Euclidean projection onto the ball: rescale when outside.
-
-        Parameters
-        ----------
-        y : array-like of shape (n_features,)
-            The point to project.
-
-        Returns
-        -------
-        x : ndarray of shape (n_features,)
-            :math:`y \\min(1, r / \\|y\\|_2)`, a new float64 array.
-        """
-        y = self._check_point(y)
-        radius = self.radius
+    def _project(self, y):
+        radius = validated_radius(self)
         if _stable_norm(y) <= radius:
             return y.copy()
         # Rescaled from y / max|y_i|, whose norm is in range even when the
@@ -524,7 +484,7 @@ def _linf_l1_magnitudes(a, bound, n_nonzero):
     return np.clip(d - tau, 0.0, bound)
 
 
-class KSparseLMO(_BaseLMO):
+class KSparseLMO(_NFeaturesLMO):
     """Linear minimization oracle over the k-sparse polytope.
 
     The set is :math:`\\mathcal{C} = \\{x : \\|x\\|_\\infty \\le b,\\
@@ -592,8 +552,11 @@ class KSparseLMO(_BaseLMO):
     array([1., 1., 0.])
     """
 
-    _keeps_float32 = True
-    n_features = _n_features_property()
+    _parameter_constraints: dict = {
+        "n_nonzero": [StrictInterval(Integral, 1, None, closed="left")],
+        "bound": POSITIVE,
+        "n_features": N_FEATURES,
+    }
 
     def __init__(self, n_nonzero, bound=1.0, n_features=None):
         self.n_nonzero = n_nonzero
@@ -601,13 +564,8 @@ class KSparseLMO(_BaseLMO):
         self.n_features = n_features
 
     def _params(self):
-        _check_int("KSparseLMO", "n_nonzero", self.n_nonzero, 1)
-        bound = _check_positive("KSparseLMO", "bound", self.bound)
-        return int(self.n_nonzero), bound
-
-    def _check_params(self):
-        self._params()
-        _check_n_features("KSparseLMO", self.__dict__["n_features"])
+        """The validated ``(k, b)``."""
+        return int(self.n_nonzero), float(self.bound)
 
     def _lmo(self, grad):
         n_nonzero, bound = self._params()
@@ -631,27 +589,14 @@ class KSparseLMO(_BaseLMO):
     @property
     def radius(self):
         """Radius R = b sqrt(min(k, d)); the bound b sqrt(k) when d is unknown."""
+        self._validate_params()
         n_nonzero, bound = self._params()
-        n_features = self.n_features
+        n_features = _validated_n_features(self)
         if n_features is not None:
             n_nonzero = min(n_nonzero, n_features)
         return bound * float(np.sqrt(n_nonzero))
 
-    def project(self, y):
-        """Euclidean projection onto the k-sparse polytope.
-
-        Parameters
-        ----------
-        y : array-like of shape (n_features,)
-            The point to project.
-
-        Returns
-        -------
-        x : ndarray of shape (n_features,)
-            :math:`\\operatorname{argmin}_{x \\in \\mathcal{C}} \\|x - y\\|_2`,
-            a new float64 array.
-        """
-        y = self._check_point(y)
+    def _project(self, y):
         n_nonzero, bound = self._params()
         magnitudes = _linf_l1_magnitudes(np.abs(y), bound, n_nonzero)
         # + 0.0 turns the -0.0 of sign(y) * 0 into 0.0.

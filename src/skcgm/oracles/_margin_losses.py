@@ -15,6 +15,8 @@ solver need. The four piecewise losses are those of scikit-learn's
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
+import functools
+
 import numpy as np
 
 __all__ = [
@@ -38,6 +40,25 @@ def _result(value):
     return value[()] if np.ndim(value) == 0 else value
 
 
+def _of_margins(method):
+    """Make a method computing on float margins take any array-like ``t``.
+
+    The method gets ``t`` as a float32 or float64 array (:func:`_as_float`);
+    its 0-d result becomes a NumPy scalar (:func:`_result`).
+    """
+
+    @functools.wraps(method)
+    def wrapper(self, t):
+        return _result(method(self, _as_float(t)))
+
+    return wrapper
+
+
+def _hinge(z):
+    """:math:`\\max(1 - z, 0)` in the dtype of ``z``, the hinge the losses share."""
+    return np.maximum(1.0 - z, 0.0).astype(z.dtype, copy=False)
+
+
 class MarginLoss:
     """A loss of the margin, without parameters: all its instances are equal.
 
@@ -55,6 +76,7 @@ class MarginLoss:
     def __hash__(self):
         return hash(type(self))
 
+    @_of_margins
     def value(self, t):
         """The loss :math:`f(t)` of the margins ``t``.
 
@@ -68,8 +90,9 @@ class MarginLoss:
         f : ndarray
             The loss, same shape as ``t``.
         """
-        return _result(self._value(_as_float(t)))
+        return self._value(t)
 
+    @_of_margins
     def derivative(self, t):
         """The derivative (a subgradient at a kink) :math:`f'(t)`.
 
@@ -83,7 +106,7 @@ class MarginLoss:
         f1 : ndarray
             :math:`f'(t)`, same shape as ``t``.
         """
-        return _result(self._derivative(_as_float(t)))
+        return self._derivative(t)
 
 
 class HingeLoss(MarginLoss):
@@ -106,7 +129,7 @@ class HingeLoss(MarginLoss):
     """
 
     def _value(self, z):
-        return np.maximum(1.0 - z, 0.0).astype(z.dtype, copy=False)
+        return _hinge(z)
 
     def _derivative(self, z):
         return -(z <= 1.0).astype(z.dtype)
@@ -157,11 +180,11 @@ class SquaredHingeLoss(MarginLoss):
     """
 
     def _value(self, z):
-        margin = np.maximum(1.0 - z, 0.0).astype(z.dtype, copy=False)
+        margin = _hinge(z)
         return margin * margin
 
     def _derivative(self, z):
-        return -2.0 * np.maximum(1.0 - z, 0.0).astype(z.dtype, copy=False)
+        return -2.0 * _hinge(z)
 
 
 class ModifiedHuberLoss(MarginLoss):
@@ -187,9 +210,9 @@ class ModifiedHuberLoss(MarginLoss):
     """
 
     def _value(self, z):
-        margin = np.maximum(1.0 - z, 0.0).astype(z.dtype, copy=False)
+        margin = _hinge(z)
         return np.where(z >= -1.0, margin * margin, -4.0 * z).astype(z.dtype)
 
     def _derivative(self, z):
-        margin = np.maximum(1.0 - z, 0.0).astype(z.dtype, copy=False)
+        margin = _hinge(z)
         return np.where(z >= -1.0, -2.0 * margin, -4.0).astype(z.dtype)

@@ -28,15 +28,16 @@ search into a MIPS on the unit sphere, are the functions
 """
 
 import heapq
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array, check_random_state
+from sklearn.utils.validation import check_is_fitted
 
-from ..utils._params import _ParamsMixin
+from ..utils._params import StrictInterval, _ParamsMixin
+from ..utils._sklearn_compat import validate_params
 from ..utils._validation import check_square_range
 from ._mips_fast import best_inner_product, hamming_distances, union_candidates
-from ._params import _check_int
 
 __all__ = [
     "ExactMIPS",
@@ -54,6 +55,10 @@ _BLOCK_ELEMENTS = 2**20
 _QUERY_CHUNK = 1024
 # Codes are packed into int64.
 _MAX_BITS = 62
+_NOT_FITTED = (
+    "This %(name)s instance is not fitted yet. Call 'fit' with the atoms before "
+    "querying it."
+)
 
 
 def _check_atoms(atoms):
@@ -78,27 +83,15 @@ class _BaseMIPS(_ParamsMixin):
     class adds the atoms, their validation and the fitted-state check.
     """
 
-    def _validate_hyperparameters(self):
-        """Check the hyper-parameters; subclasses override."""
-
     def _fit_atoms(self, atoms):
-        self._validate_hyperparameters()
+        self._validate_params()
         atoms = _check_atoms(atoms)
         self.atoms_ = atoms
         self.n_atoms_, self.n_features_in_ = atoms.shape
         return atoms
 
-    def _check_is_fitted(self):
-        # sklearn's check_is_fitted needs estimator tags, which an index
-        # (not an estimator) does not have.
-        if not hasattr(self, "atoms_"):
-            raise NotFittedError(
-                f"This {type(self).__name__} instance is not fitted yet. Call "
-                "'fit' with the atoms before querying it."
-            )
-
     def _check_query(self, q):
-        self._check_is_fitted()
+        check_is_fitted(self, "atoms_", msg=_NOT_FITTED)
         q = check_array(q, dtype=self.atoms_.dtype, ensure_2d=False, input_name="q")
         # The scores are inner products with atoms of the same range.
         check_square_range(q, input_name="q")
@@ -110,7 +103,7 @@ class _BaseMIPS(_ParamsMixin):
         return q
 
     def _check_queries(self, Q):
-        self._check_is_fitted()
+        check_is_fitted(self, "atoms_", msg=_NOT_FITTED)
         Q = check_array(Q, dtype=self.atoms_.dtype, input_name="Q")
         check_square_range(Q, input_name="Q")
         if Q.shape[1] != self.n_features_in_:
@@ -235,12 +228,12 @@ class ExactMIPS(_BaseMIPS):
     (array([0, 2]), array([1., 1.]), array([3, 3]))
     """
 
+    _parameter_constraints: dict = {
+        "block_size": [StrictInterval(Integral, 1, None, closed="left"), None]
+    }
+
     def __init__(self, block_size=None):
         self.block_size = block_size
-
-    def _validate_hyperparameters(self):
-        if self.block_size is not None:
-            _check_int("ExactMIPS", "block_size", self.block_size, 1)
 
     def fit(self, atoms):
         """Store the atoms to search.
@@ -358,6 +351,14 @@ class LSHMIPS(_BaseMIPS):
     (True, True)
     """
 
+    _parameter_constraints: dict = {
+        "n_tables": [StrictInterval(Integral, 1, None, closed="left")],
+        "n_bits": [StrictInterval(Integral, 0, _MAX_BITS, closed="both")],
+        "n_probes": [StrictInterval(Integral, 0, None, closed="left")],
+        "n_candidates": [StrictInterval(Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state"],
+    }
+
     def __init__(
         self, n_tables=16, n_bits=8, *, n_probes=0, n_candidates=None, random_state=None
     ):
@@ -366,13 +367,6 @@ class LSHMIPS(_BaseMIPS):
         self.n_probes = n_probes
         self.n_candidates = n_candidates
         self.random_state = random_state
-
-    def _validate_hyperparameters(self):
-        _check_int("LSHMIPS", "n_tables", self.n_tables, 1)
-        _check_int("LSHMIPS", "n_bits", self.n_bits, 0, _MAX_BITS)
-        _check_int("LSHMIPS", "n_probes", self.n_probes, 0)
-        if self.n_candidates is not None:
-            _check_int("LSHMIPS", "n_candidates", self.n_candidates, 1)
 
     def fit(self, atoms):
         """Hash the atoms into the tables.
@@ -599,6 +593,14 @@ def fw_atom_transform(atoms):
     return np.hstack([-atoms, ones])
 
 
+@validate_params(
+    {
+        "atoms": ["array-like"],
+        "max_norm": [StrictInterval(Real, 0, None, closed="neither"), None],
+        "return_max_norm": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def sphere_pad_atoms(atoms, max_norm=None, return_max_norm=False):
     """Pad atoms onto the unit sphere (Simple-LSH, data side of eq. 3).
 
@@ -646,10 +648,10 @@ def sphere_pad_atoms(atoms, max_norm=None, return_max_norm=False):
     largest = float(np.sqrt(sq_norms.max()))
     if max_norm is None:
         max_norm = largest if largest > 0 else 1.0
-    elif not (np.isfinite(max_norm) and max_norm > 0 and max_norm >= largest):
+    elif max_norm < largest:
         raise ValueError(
-            f"max_norm must be finite, positive and at least the largest atom "
-            f"norm {largest}; got {max_norm!r}."
+            f"max_norm must be at least the largest atom norm {largest}; got "
+            f"{max_norm!r}."
         )
     pad = np.sqrt(np.clip(1.0 - sq_norms / max_norm**2, 0.0, None))
     padded = np.hstack([atoms / max_norm, pad[:, np.newaxis]])

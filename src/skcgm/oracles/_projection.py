@@ -36,9 +36,10 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..utils._checks import _check_point, _is_finite_real
-from ..utils._math import _MAX_RADIUS, _norm
-from ..utils._validation import check_square_range
+from ..utils._math import _norm
+from ..utils._params import StrictInterval
+from ..utils._sklearn_compat import validate_params
+from ..utils._validation import check_square_range, check_vector, resolve_radius
 
 # Tolerance of the feasibility check of the warm starts x0 / x1: LP-based
 # oracles return vertices feasible only to the solver's tolerance (HiGHS:
@@ -186,56 +187,14 @@ class InfeasibleProjectionResult(NamedTuple):
 # Validation
 
 
-def _check_lmo(lmo):
-    if not callable(lmo):
-        raise ValueError(
-            f"lmo must be a callable g -> argmin_(s in K) <g, s>; got {lmo!r}."
-        )
+# The constraints shared by the functions of this module.
+_POSITIVE = [StrictInterval(Real, 0, None, closed="neither")]
+_LMO_CALLS = [StrictInterval(Integral, 0, None, closed="left"), None]
 
 
-def _check_positive(value, name):
-    if not _is_finite_real(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite real number > 0; got {value!r}.")
-    return float(value)
-
-
-def _check_cap(value, name):
-    """The LMO-call cap: ``value``, or the default cap when None."""
-    if value is None:
-        return _DEFAULT_MAX_LMO_CALLS
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
-        raise ValueError(f"{name} must be None or an int >= 0; got {value!r}.")
-    return int(value)
-
-
-def _resolve_radius(lmo, radius):
-    """R of Assumption A1: the given value, else ``lmo.radius``."""
-    if radius is None:
-        try:
-            radius = lmo.radius
-        except (AttributeError, ValueError) as exc:
-            raise ValueError(
-                "radius=None needs an lmo with a 'radius' (R = max ||x|| over the "
-                f"set); pass radius=... explicitly ({exc})."
-            ) from None
-        if radius is None:
-            raise ValueError(
-                "lmo.radius is None; pass radius=... (an upper bound on ||x|| "
-                "over the set)."
-            )
-    return _check_radius(radius)
-
-
-def _check_radius(radius):
-    """``float(radius)`` for a finite R > 0 whose square (and 27 R^2) is finite."""
-    radius = _check_positive(radius, "radius")
-    if radius > _MAX_RADIUS:
-        raise ValueError(
-            f"radius={radius:.3g} is too large: its square overflows float64 "
-            f"(radii up to {_MAX_RADIUS:.3g} are accepted). Scale the set, the "
-            "points and the gradients down by a common factor."
-        )
-    return radius
+def _lmo_calls_cap(max_lmo_calls):
+    """The LMO-call cap: ``max_lmo_calls``, or the default cap when None."""
+    return _DEFAULT_MAX_LMO_CALLS if max_lmo_calls is None else int(max_lmo_calls)
 
 
 def _check_start(lmo, x, name):
@@ -266,6 +225,16 @@ def _vertex(lmo, direction):
 # Frank-Wolfe projection
 
 
+@validate_params(
+    {
+        "lmo": [callable],
+        "y": ["array-like"],
+        "x0": ["array-like", None],
+        "tol": _POSITIVE,
+        "max_iter": [StrictInterval(Integral, 0, None, closed="left")],
+    },
+    prefer_skip_nested_validation=False,
+)
 def frank_wolfe_projection(lmo, y, x0=None, *, tol=1e-6, max_iter=1000):
     """Approximate Euclidean projection by Frank-Wolfe with exact line search.
 
@@ -317,17 +286,14 @@ def frank_wolfe_projection(lmo, y, x0=None, *, tol=1e-6, max_iter=1000):
     >>> result.x, result.gap, result.n_lmo_calls
     (array([1., 0., 0.]), 0.0, 2)
     """
-    _check_lmo(lmo)
-    y = _check_point(y, "y")
-    tol = _check_positive(tol, "tol")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, Integral) or max_iter < 0:
-        raise ValueError(f"max_iter must be an int >= 0; got {max_iter!r}.")
+    y = check_vector(y, "y", copy=True)
+    tol = float(tol)
     n_lmo_calls = 0
     if x0 is None:
         x = _vertex(lmo, -y)
         n_lmo_calls += 1
     else:
-        x = _check_point(x0, "x0", n_features=y.shape[0])
+        x = check_vector(x0, "x0", y.shape[0], copy=True)
         _check_start(lmo, x, "x0")
     n_iter = 0
     while True:
@@ -392,6 +358,16 @@ def _shfw(lmo, x, y, eps, max_lmo_calls):
     return SHFWResult(x, n_lmo_calls, "max_lmo_calls"), gap
 
 
+@validate_params(
+    {
+        "lmo": [callable],
+        "x1": ["array-like"],
+        "y": ["array-like"],
+        "eps": _POSITIVE,
+        "max_lmo_calls": _LMO_CALLS,
+    },
+    prefer_skip_nested_validation=False,
+)
 def separating_hyperplane_fw(lmo, x1, y, eps, *, max_lmo_calls=None):
     """Separating hyperplane via Frank-Wolfe (SHFW, Algorithm 3).
 
@@ -452,15 +428,20 @@ def separating_hyperplane_fw(lmo, x1, y, eps, *, max_lmo_calls=None):
     >>> separating_hyperplane_fw(SimplexLMO(), x1, y, eps=0.01)
     SHFWResult(x=array([0.4, 0.6]), n_lmo_calls=2, status='close')
     """
-    _check_lmo(lmo)
-    x = _check_point(x1, "x1")
-    y = _check_point(y, "y", n_features=x.shape[0])
-    eps = _check_positive(eps, "eps")
-    max_lmo_calls = _check_cap(max_lmo_calls, "max_lmo_calls")
+    x = check_vector(x1, "x1", copy=True)
+    y = check_vector(y, "y", x.shape[0], copy=True)
     _check_start(lmo, x, "x1")
-    return _shfw(lmo, x, y, eps, max_lmo_calls)[0]
+    return _shfw(lmo, x, y, float(eps), _lmo_calls_cap(max_lmo_calls))[0]
 
 
+@validate_params(
+    {
+        "radius": _POSITIVE,
+        "eps": _POSITIVE,
+        "dist2": [StrictInterval(Real, 0, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def infeasible_projection_lmo_bound(radius, eps, dist2):
     """LMO-call bound (4) of the infeasible projection oracle (Lemma 1).
 
@@ -503,15 +484,8 @@ def infeasible_projection_lmo_bound(radius, eps, dist2):
     >>> infeasible_projection_lmo_bound(radius=1.0, eps=0.1, dist2=1.0)
     6298
     """
-    radius = _check_radius(radius)
-    eps = _check_positive(eps, "eps")
-    if (
-        isinstance(dist2, bool)
-        or not isinstance(dist2, Real)
-        or not np.isfinite(dist2)
-        or dist2 < 0
-    ):
-        raise ValueError(f"dist2 must be a finite real number >= 0; got {dist2!r}.")
+    radius = resolve_radius("infeasible_projection_lmo_bound", None, radius)
+    eps, dist2 = float(eps), float(dist2)
     # Relative slack 1e-12 so that round-off does not move an exact integer
     # across the ceiling or the floor (27 / 0.27 - 2 is 98, 0.1**2 > 0.01).
     per_shfw = 27.0 * radius**2 / eps - 2.0
@@ -583,6 +557,17 @@ def infeasible_projection_unchecked(lmo, x0, y0, eps, radius, max_lmo_calls):
     return InfeasibleProjectionResult(x, y, n_lmo_calls, 1, "ok")
 
 
+@validate_params(
+    {
+        "lmo": [callable],
+        "x0": ["array-like"],
+        "y0": ["array-like"],
+        "eps": _POSITIVE,
+        "radius": [*_POSITIVE, None],
+        "max_lmo_calls": _LMO_CALLS,
+    },
+    prefer_skip_nested_validation=False,
+)
 def infeasible_projection(lmo, x0, y0, eps, *, radius=None, max_lmo_calls=None):
     """Infeasible projection oracle :math:`\\mathcal{O}_{IP}` (Lemma 1, Algorithm 4).
 
@@ -690,12 +675,11 @@ def infeasible_projection(lmo, x0, y0, eps, *, radius=None, max_lmo_calls=None):
     >>> bool(np.sum((x - y_tilde) ** 2) <= 3 * 0.01)
     True
     """
-    _check_lmo(lmo)
-    x0 = _check_point(x0, "x0")
-    y0 = _check_point(y0, "y0", n_features=x0.shape[0])
-    eps = _check_positive(eps, "eps")
-    radius = _resolve_radius(lmo, radius)
-    max_lmo_calls = _check_cap(max_lmo_calls, "max_lmo_calls")
+    x0 = check_vector(x0, "x0", copy=True)
+    y0 = check_vector(y0, "y0", x0.shape[0], copy=True)
+    eps = float(eps)
+    radius = resolve_radius("infeasible_projection", lmo, radius)
+    max_lmo_calls = _lmo_calls_cap(max_lmo_calls)
     _check_start(lmo, x0, "x0")
     result = infeasible_projection_unchecked(lmo, x0, y0, eps, radius, max_lmo_calls)
     if result.status == "max_lmo_calls":
@@ -711,6 +695,18 @@ def infeasible_projection(lmo, x0, y0, eps, *, radius=None, max_lmo_calls=None):
     return result
 
 
+@validate_params(
+    {
+        "lmo": [callable],
+        "y0": ["array-like"],
+        "x": ["array-like"],
+        "y_tilde": ["array-like"],
+        "eps": _POSITIVE,
+        "radius": [*_POSITIVE, None],
+        "tol": [StrictInterval(Real, 0, None, closed="left")],
+    },
+    prefer_skip_nested_validation=False,
+)
 def check_infeasible_projection(lmo, y0, x, y_tilde, eps, *, radius=None, tol=1e-9):
     """Certify the output of an infeasible projection oracle (Lemma 1), exactly.
 
@@ -772,22 +768,14 @@ def check_infeasible_projection(lmo, y0, x, y_tilde, eps, *, radius=None, tol=1e
     >>> check_infeasible_projection(lmo, y0, x, y_tilde + 0.2, eps=0.01)
     False
     """
-    _check_lmo(lmo)
-    y0 = _check_point(y0, "y0")
-    x = _check_point(x, "x", n_features=y0.shape[0])
-    y_tilde = _check_point(y_tilde, "y_tilde", n_features=y0.shape[0])
+    y0 = check_vector(y0, "y0", copy=True)
+    x = check_vector(x, "x", y0.shape[0], copy=True)
+    y_tilde = check_vector(y_tilde, "y_tilde", y0.shape[0], copy=True)
     # The certificate compares squared norms.
     for point, name in ((y0, "y0"), (x, "x"), (y_tilde, "y_tilde")):
         check_square_range(point, input_name=name)
-    eps = _check_positive(eps, "eps")
-    radius = _resolve_radius(lmo, radius)
-    if (
-        isinstance(tol, bool)
-        or not isinstance(tol, Real)
-        or not np.isfinite(tol)
-        or tol < 0
-    ):
-        raise ValueError(f"tol must be a finite real number >= 0; got {tol!r}.")
+    eps, tol = float(eps), float(tol)
+    radius = resolve_radius("check_infeasible_projection", lmo, radius)
     contains = getattr(lmo, "contains", None)
     if contains is None:
         raise ValueError(

@@ -17,7 +17,8 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..utils._sklearn_compat import Interval, validate_params
+from ..utils._params import StrictInterval
+from ..utils._sklearn_compat import validate_params
 
 __all__ = ["importance_sample"]
 
@@ -65,7 +66,7 @@ def _draw_with_replacement(p, m, rng):
 @validate_params(
     {
         "p": ["array-like"],
-        "m": [Interval(Integral, 1, None, closed="left")],
+        "m": [StrictInterval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
         "replace": ["boolean"],
     },

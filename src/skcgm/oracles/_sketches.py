@@ -26,15 +26,16 @@ drawn in ``fit`` and stored in attributes ending in ``_``.
 # SPDX-License-Identifier: BSD-3-Clause
 
 import functools
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array, check_random_state
+from sklearn.utils.validation import check_is_fitted
 
 from ..utils._math import _next_power_of_two
-from ..utils._params import _ParamsMixin
-from ._params import _check_int
+from ..utils._params import StrictInterval, _ParamsMixin
+from ..utils._sklearn_compat import StrOptions, validate_params
 
 __all__ = ["SRHT", "CountSketch", "fwht"]
 
@@ -181,23 +182,21 @@ def fwht(X, *, normalize=True):
     return out
 
 
-def _check_n_features(owner, n_features):
-    _check_int(owner, "n_features", n_features, 1)
-    return int(n_features)
+# The argument of the sketches' fit.
+_FIT_CONSTRAINTS = {"n_features": [StrictInterval(Integral, 1, None, closed="left")]}
+_NOT_FITTED = (
+    "This %(name)s instance is not fitted yet. Call 'fit' with the number of "
+    "features before using it."
+)
 
 
-class _BaseSketch(_ParamsMixin):
-    """Fitted-state check shared by the sketches."""
-
-    def _check_is_fitted(self):
-        if not hasattr(self, "n_features_in_"):
-            raise NotFittedError(
-                f"This {type(self).__name__} instance is not fitted yet. Call "
-                "'fit' with the number of features before using it."
-            )
+def _fit_start(sketch, n_features):
+    """Validate the sketch's parameters; the ``(n_features, rng)`` of its fit."""
+    sketch._validate_params()
+    return int(n_features), check_random_state(sketch.random_state)
 
 
-class SRHT(_BaseSketch):
+class SRHT(_ParamsMixin):
     """Subsampled randomized Hadamard transform, with zero padding.
 
     The map :math:`\\Pi : \\mathbb{R}^n \\to \\mathbb{R}^k` of the CompAdaGrad
@@ -276,19 +275,18 @@ class SRHT(_BaseSketch):
     True
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [StrictInterval(Integral, 0, None, closed="left")],
+        "scaling": [StrOptions({"srht", "orthonormal"})],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, n_components, *, scaling="srht", random_state=None):
         self.n_components = n_components
         self.scaling = scaling
         self.random_state = random_state
 
-    def _validate_hyperparameters(self):
-        _check_int("SRHT", "n_components", self.n_components, 0)
-        if self.scaling not in ("srht", "orthonormal"):
-            raise ValueError(
-                "The 'scaling' parameter of SRHT must be 'srht' or 'orthonormal'; "
-                f"got {self.scaling!r}."
-            )
-
+    @validate_params(_FIT_CONSTRAINTS, prefer_skip_nested_validation=True)
     def fit(self, n_features):
         """Draw the signs and the rows for vectors of ``n_features`` entries.
 
@@ -303,9 +301,7 @@ class SRHT(_BaseSketch):
         self : SRHT
             The fitted sketch.
         """
-        self._validate_hyperparameters()
-        n_features = _check_n_features("SRHT", n_features)
-        rng = check_random_state(self.random_state)
+        n_features, rng = _fit_start(self, n_features)
         n = _next_power_of_two(n_features)
         k = min(int(self.n_components), n)
         self.n_features_in_ = n_features
@@ -325,7 +321,6 @@ class SRHT(_BaseSketch):
         return self
 
     def _check_X(self, X, name, widths):
-        self._check_is_fitted()
         X = check_array(
             X,
             accept_sparse="csr",
@@ -360,7 +355,7 @@ class SRHT(_BaseSketch):
         Y : ndarray of shape (n_samples, n_components) or (n_components,)
             The sketches, dense, same number of dimensions as ``X``.
         """
-        self._check_is_fitted()
+        check_is_fitted(self, "n_features_in_", msg=_NOT_FITTED)
         X = self._check_X(X, "X", (self.n_features_in_, self.n_padded_))
         width = X.shape[-1]
         components = self.components_[:, :width].astype(X.dtype, copy=False)
@@ -398,7 +393,7 @@ class SRHT(_BaseSketch):
         X : ndarray of shape (n_samples, n_padded) or (n_padded,)
             :math:`\\Pi^\\top y` for every row, in the padded dimension.
         """
-        self._check_is_fitted()
+        check_is_fitted(self, "n_features_in_", msg=_NOT_FITTED)
         Y = check_array(
             Y,
             dtype=[np.float64, np.float32],
@@ -427,7 +422,7 @@ class SRHT(_BaseSketch):
         return X[0] if squeeze else X
 
 
-class CountSketch(_BaseSketch):
+class CountSketch(_ParamsMixin):
     """CountSketch: hash every feature to one of k buckets with a random sign.
 
     The sparse embedding of Clarkson and Woodruff,
@@ -479,10 +474,16 @@ class CountSketch(_BaseSketch):
     True
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [StrictInterval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, n_components, random_state=None):
         self.n_components = n_components
         self.random_state = random_state
 
+    @validate_params(_FIT_CONSTRAINTS, prefer_skip_nested_validation=True)
     def fit(self, n_features):
         """Draw the bucket and the sign of every feature.
 
@@ -496,9 +497,7 @@ class CountSketch(_BaseSketch):
         self : CountSketch
             The fitted sketch.
         """
-        _check_int("CountSketch", "n_components", self.n_components, 1)
-        n_features = _check_n_features("CountSketch", n_features)
-        rng = check_random_state(self.random_state)
+        n_features, rng = _fit_start(self, n_features)
         k = int(self.n_components)
         self.n_features_in_ = n_features
         self.n_components_ = k
@@ -527,7 +526,7 @@ class CountSketch(_BaseSketch):
         Y : ndarray of shape (n_samples, n_components)
             The sketches, dense.
         """
-        self._check_is_fitted()
+        check_is_fitted(self, "n_features_in_", msg=_NOT_FITTED)
         X = check_array(
             X, accept_sparse="csr", dtype=[np.float64, np.float32], input_name="X"
         )

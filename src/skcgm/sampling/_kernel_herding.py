@@ -135,7 +135,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         a float in (0, 1] is a fraction of the candidate rows. None scores
         every candidate.
 
-    step : {'herding', 'fw', 'line_search'}, default='herding'
+    learning_rate : {'herding', 'fw', 'line_search'}, default='herding'
         Step size :math:`\\eta_t`: 'herding' is :math:`1/(t+1)` (uniform
         weights over the selections), 'fw' is :math:`2/(t+2)` (Algorithm 3),
         'line_search' the exact minimizer of :math:`g` along
@@ -162,27 +162,33 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         projections. Exact herding with ``feature_map='exact'`` or
         'identity' is deterministic (ties go to the lowest row index).
 
+    verbose : int, default=0
+        If positive, print the squared MMD and the duality gap of every
+        herding iteration (a line per selection, per class with
+        ``per_class``), as :class:`~sklearn.cluster.KMeans` prints its
+        inertia.
+
     Attributes
     ----------
     sample_indices_ : ndarray of shape (n_selected,)
         The selected rows, each once, in order of first selection. Rows left
         with a zero weight (possible with 'line_search') are dropped.
 
-    sample_weights_ : ndarray of shape (n_selected,)
+    sample_weight_ : ndarray of shape (n_selected,)
         Convex weights of ``sample_indices_``: non-negative, summing to 1;
         a row selected several times gets the sum of its weights.
 
     resample_indices_ : ndarray of shape (`n_samples`,)
         The rows :meth:`fit_resample` returns: ``X[resample_indices_]``.
-        With ``step='herding'`` it is the row selected at every iteration, in
+        With ``learning_rate='herding'`` it is the row selected at every iteration, in
         order, repeats included: its uniform empirical measure *is* the
-        weighted subset (``sample_indices_``, ``sample_weights_``). The
+        weighted subset (``sample_indices_``, ``sample_weight_``). The
         weights of 'fw' and 'line_search' are not multiples of
         :math:`1/T`; every row of ``sample_indices_`` is then repeated
-        ``n_samples * sample_weights_`` times rounded up or down (largest
+        ``n_samples * sample_weight_`` times rounded up or down (largest
         remainder, inside every class with ``per_class``), in order of first
         selection, and the exact weighted subset is
-        (``sample_indices_``, ``sample_weights_``).
+        (``sample_indices_``, ``sample_weight_``).
 
     sampling_strategy_ : dict
         With ``per_class=True`` only: the number of rows returned for every
@@ -193,8 +199,10 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         Number of herding iterations run (summed over the classes with
         ``per_class``).
 
-    mmd_history_ : ndarray of shape (`n_iter_`,)
-        Squared MMD :math:`\\|w_{t+1} - \\mu\\|^2` after every iteration,
+    objective_history_ : ndarray of shape (`n_iter_`,)
+        The objective of herding, the squared MMD
+        :math:`\\|w_{t+1} - \\mu\\|^2`, after every iteration (named as
+        the objective histories of the other estimators),
         computed exactly in the feature space used (the kernel's for
         'exact'). With ``per_class`` the runs of the classes are
         concatenated in the order of ``np.unique(y)``, each measured against
@@ -227,7 +235,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
     so larger is better, as scorers expect. The MMDs of different kernels
     are not on one scale (a wider kernel always gives a smaller one), so
     the score compares settings that share the kernel (``n_samples``,
-    ``step``, ``feature_map``, ``maxip`` and the LSH parameters), not
+    ``learning_rate``, ``feature_map``, ``maxip`` and the LSH parameters), not
     values of ``gamma``.
 
     With metadata routing enabled, an imbalanced-learn ``Pipeline`` passes
@@ -251,9 +259,9 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
     >>> rng = np.random.RandomState(0)
     >>> X = np.concatenate([rng.normal(-2, 1, (100, 2)), rng.normal(2, 1, (100, 2))])
     >>> sampler = KernelHerdingSampler(n_samples=10, gamma=0.5).fit(X)
-    >>> sampler.sample_indices_.shape, float(sampler.sample_weights_.sum())
+    >>> sampler.sample_indices_.shape, float(sampler.sample_weight_.sum())
     ((10,), 1.0)
-    >>> bool(sampler.mmd_history_[-1] < sampler.mmd_history_[0])
+    >>> bool(sampler.objective_history_[-1] < sampler.objective_history_[0])
     True
     >>> X_small, y_small = sampler.fit_resample(X)
     >>> X_small.shape, y_small
@@ -282,9 +290,10 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             Interval(RealNotInt, 0, 1, closed="right"),
             None,
         ],
-        "step": [StrOptions({"herding", "fw", "line_search"})],
+        "learning_rate": [StrOptions({"herding", "fw", "line_search"})],
         "per_class": ["boolean"],
         "random_state": ["random_state"],
+        "verbose": ["verbose"],
     }
 
     # Declared here rather than generated: scikit-learn generates
@@ -305,9 +314,10 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         n_bits=8,
         n_probes=0,
         n_candidates=None,
-        step="herding",
+        learning_rate="herding",
         per_class=False,
         random_state=None,
+        verbose=0,
     ):
         self.n_samples = n_samples
         self.kernel = kernel
@@ -319,9 +329,10 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         self.n_bits = n_bits
         self.n_probes = n_probes
         self.n_candidates = n_candidates
-        self.step = step
+        self.learning_rate = learning_rate
         self.per_class = per_class
         self.random_state = random_state
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -481,14 +492,15 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
                 solver = KernelHerding(
                     kernel=self.kernel,
                     gamma=self._gamma,
-                    step=self.step,
+                    learning_rate=self.learning_rate,
                     max_iter=budget,
+                    verbose=self.verbose,
                 )
                 problem = X64[group] if F is None else self._search(F[group], rng)
                 result = solver.solve(problem, sample_weight[group] / mass)
                 indices.append(group[result.active_set])
                 weights.append(result.weights * budget / self.n_samples)
-                if self.step == "herding":
+                if self.learning_rate == "herding":
                     resample.append(group[result.index_history])
                 else:
                     counts = _apportion(budget, result.weights)
@@ -497,15 +509,15 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
                 history.extend(2.0 * result.objective_history[1:])
                 n_scored.extend(result.n_scored[: result.n_iter])
         self.sample_indices_ = np.concatenate(indices).astype(np.intp)
-        self.sample_weights_ = np.concatenate(weights)
-        self.sample_weights_ /= self.sample_weights_.sum()
+        self.sample_weight_ = np.concatenate(weights)
+        self.sample_weight_ /= self.sample_weight_.sum()
         self.resample_indices_ = np.concatenate(resample).astype(np.intp)
         if labels is not None:
             self.sampling_strategy_ = {
                 label: int(budget) for label, budget in zip(classes, budgets)
             }
         self.n_iter_ = len(history)
-        self.mmd_history_ = np.asarray(history, dtype=np.float64)
+        self.objective_history_ = np.asarray(history, dtype=np.float64)
         self.n_scored_ = np.asarray(n_scored, dtype=np.intp)
         # score() measures the MMD in the space herding matched.
         self._support = (
@@ -594,7 +606,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         mmd2 = squared_mmd(
             X,
             support,
-            self.sample_weights_,
+            self.sample_weight_,
             kernel=kernel,
             gamma=self._gamma,
             Y=self._support,

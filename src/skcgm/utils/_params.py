@@ -14,16 +14,65 @@ lives in attributes ending in ``_``.
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
+import functools
 import inspect
 
 import numpy as np
 from sklearn.utils import Tags, TargetTags, estimator_html_repr
 
 from ._sklearn_compat import (
+    Interval,
     ReprHTMLMixin,
     _get_params_html,
+    make_constraint,
     validate_parameter_constraints,
 )
+
+
+class StrictInterval(Interval):
+    """scikit-learn's :class:`Interval` constraint, bools excluded.
+
+    ``True`` is an int to Python, and so to scikit-learn's ``Interval``; it
+    is never a meaningful count, radius or tolerance, so the hyper-parameters
+    of skcgm's oracles, online learners and functions refuse it. The error
+    message is scikit-learn's ("must be an int in the range [1, inf)").
+    """
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, bool) and super().is_satisfied_by(val)
+
+
+# A random_state: scikit-learn's (None, an int, a RandomState) or a numpy
+# Generator.
+RANDOM_STATE = ["random_state", np.random.Generator]
+
+
+@functools.cache
+def _init_param_names(cls):
+    """The parameter names of ``cls.__init__``, sorted (computed once a class)."""
+    signature = inspect.signature(cls.__init__)
+    return tuple(
+        sorted(
+            p.name
+            for p in signature.parameters.values()
+            if p.name != "self" and p.kind != p.VAR_KEYWORD
+        )
+    )
+
+
+@functools.cache
+def _constraint_objects(cls):
+    """``(name, constraints)`` of the constrained parameters of ``cls``.
+
+    scikit-learn's constraint objects, made once a class: the oracles
+    validate their parameters at every call.
+    """
+    constraints = cls._parameter_constraints
+    return tuple(
+        (name, tuple(make_constraint(c) for c in constraints[name]))
+        for name in _init_param_names(cls)
+        if name in constraints and constraints[name] != "no_validation"
+    )
 
 
 def _is_default(value, default):
@@ -56,15 +105,13 @@ class _ParamsMixin(ReprHTMLMixin):
     _html_repr = estimator_html_repr
     _get_params_html = _get_params_html
 
+    # No constraint: a subclass declares its own, as scikit-learn's estimators.
+    _parameter_constraints: dict = {}
+
     @classmethod
     def _get_param_names(cls):
         """The parameter names of ``__init__``, sorted."""
-        signature = inspect.signature(cls.__init__)
-        return sorted(
-            p.name
-            for p in signature.parameters.values()
-            if p.name != "self" and p.kind != p.VAR_KEYWORD
-        )
+        return list(_init_param_names(cls))
 
     def get_params(self, deep=True):
         """Get the parameters of this object.
@@ -135,13 +182,21 @@ class _ParamsMixin(ReprHTMLMixin):
         """Check the parameters against ``_parameter_constraints``.
 
         Raises an ``InvalidParameterError`` (a ValueError and a TypeError)
-        naming the first invalid parameter, in scikit-learn's wording.
+        naming the first invalid parameter, in scikit-learn's wording. The
+        oracles call it from every public method: the constraint objects are
+        made once a class, and scikit-learn's ``validate_parameter_constraints``
+        is only called to word the error.
         """
-        validate_parameter_constraints(
-            self._parameter_constraints,
-            self.get_params(deep=False),
-            caller_name=type(self).__name__,
-        )
+        raw = self.__dict__
+        for name, constraints in _constraint_objects(type(self)):
+            # The raw value, as get_params returns it.
+            value = raw[name] if name in raw else getattr(self, name)
+            if not any(c.is_satisfied_by(value) for c in constraints):
+                validate_parameter_constraints(
+                    self._parameter_constraints,
+                    {name: value},
+                    caller_name=type(self).__name__,
+                )
 
     def __sklearn_tags__(self):
         # BaseEstimator's tags: the display reads them to tell whether an

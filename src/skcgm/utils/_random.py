@@ -1,6 +1,49 @@
-"""Random draws shared by the solvers and the data generators."""
+"""Random draws shared by the solvers and the data generators.
+
+A ``random_state`` is validated by its constraint (``RANDOM_STATE`` of
+:mod:`skcgm.utils._params`: None, an int, a RandomState or a Generator); the
+two functions below turn it into the stream to draw from.
+"""
 
 import numpy as np
+from sklearn.utils import check_random_state
+
+
+def as_rng(random_state):
+    """A RandomState or Generator to draw from; a Generator is kept as is.
+
+    Anything else goes through :func:`sklearn.utils.check_random_state`
+    (which raises a ValueError for what cannot seed a RandomState).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.utils._random import as_rng
+    >>> type(as_rng(0)).__name__, type(as_rng(np.random.default_rng(0))).__name__
+    ('RandomState', 'Generator')
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    return check_random_state(random_state)
+
+
+def as_random_state(random_state):
+    """A RandomState to draw from; a Generator is wrapped, not reseeded.
+
+    The RandomState of a :class:`numpy.random.Generator` draws from the
+    Generator's own bit generator; anything else goes through
+    :func:`sklearn.utils.check_random_state`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.utils._random import as_random_state
+    >>> type(as_random_state(np.random.default_rng(0))).__name__
+    'RandomState'
+    """
+    if isinstance(random_state, np.random.Generator):
+        return np.random.RandomState(random_state.bit_generator)
+    return check_random_state(random_state)
 
 
 def random_orthonormal(n_features, n_columns, random_state):

@@ -24,6 +24,7 @@ from sklearn.utils._param_validation import (
     InvalidParameterError,
     RealNotInt,
     StrOptions,
+    make_constraint,
     validate_parameter_constraints,
     validate_params,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "_fit_context",
     "_get_params_html",
     "_openmp_effective_n_threads",
+    "make_constraint",
     "validate_data",
     "validate_parameter_constraints",
     "validate_params",

@@ -1,9 +1,138 @@
-"""Small data-dependent checks shared by the estimators and solvers."""
+"""Small data-dependent checks shared by the estimators, oracles and solvers.
+
+Hyper-parameters are validated by scikit-learn's ``_parameter_constraints``
+and ``validate_params``; what is here checks data (points, weights, ranges)
+and the values computed from the parameters (an oracle's radius).
+"""
+
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 
+from ._math import _MAX_RADIUS
 from ._sklearn_compat import _check_sample_weight
+
+
+def _is_finite_real(value):
+    """Whether ``value`` is a finite real number (a bool is not)."""
+    return (
+        not isinstance(value, bool) and isinstance(value, Real) and np.isfinite(value)
+    )
+
+
+def resolve_radius(owner, lmo, radius=None):
+    """The radius R of Assumption A1: ``radius`` if given, else ``lmo.radius``.
+
+    ``radius``, when given, has passed its constraint (a positive real);
+    ``lmo.radius``, a value the oracle computes, is checked here. A
+    ValueError when R is missing, not positive, or so large that its square
+    overflows float64 (issue 16's range policy: 27 R^2 and the squared
+    distances between points of the ball of radius R must stay finite).
+    """
+    if radius is not None:
+        name, value = "radius", float(radius)
+    else:
+        try:
+            value = lmo.radius
+        except (AttributeError, ValueError) as exc:
+            raise ValueError(
+                f"{owner} needs the radius R = max ||x|| of the set, which "
+                f"lmo.radius does not give for {lmo!r} ({exc}); pass radius=..."
+            ) from None
+        if value is None:
+            raise ValueError(
+                f"{owner} needs the radius R = max ||x|| of the set: lmo.radius "
+                f"is None for {lmo!r}; pass radius=..."
+            )
+        name = "radius (from lmo.radius)"
+        if not _is_finite_real(value) or value <= 0:
+            raise ValueError(
+                f"The '{name}' parameter of {owner} must be a positive real "
+                f"number; got {value!r}."
+            )
+        value = float(value)
+    if value > _MAX_RADIUS:
+        raise ValueError(
+            f"The '{name}' parameter of {owner} is {value:.3g}: its square "
+            f"overflows float64 (radii up to {_MAX_RADIUS:.3g} are accepted). "
+            "Scale the set, the points and the gradients down by a common factor."
+        )
+    return value
+
+
+def check_vector(
+    x,
+    name,
+    n_features=None,
+    *,
+    owner=None,
+    allow_empty=False,
+    keep_float32=False,
+    finite=True,
+    copy=False,
+):
+    """A 1-D float64 array of real numbers, or a ValueError naming ``name``.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_features,)
+        The vector (a point, a direction, a linear term).
+    name : str
+        Its name in the error messages.
+    n_features : int or None, default=None
+        The number of entries it must have; None accepts any.
+    owner : str or None, default=None
+        The object whose ``n_features`` fixes the length, named in the message.
+    allow_empty : bool, default=False
+        Whether a vector of no entry is accepted.
+    keep_float32 : bool, default=False
+        Whether a float32 vector stays float32 (the closed-form oracles).
+    finite : bool, default=True
+        Whether NaN and infinite entries are refused.
+    copy : bool, default=False
+        Whether the result is always a new array; otherwise ``x`` itself may
+        be returned, and callers copy before writing.
+
+    Returns
+    -------
+    vector : ndarray of shape (n_features,)
+        The validated vector.
+
+    Examples
+    --------
+    >>> from skcgm.utils._validation import check_vector
+    >>> check_vector([1, 2], "x", 2)
+    array([1., 2.])
+    >>> check_vector([1.0, 2.0], "x", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: x must have 3 entries; got 2.
+    """
+    try:
+        array = np.asarray(x)
+    except (TypeError, ValueError):  # a ragged sequence
+        array = None
+    if array is None or array.dtype.kind not in "biuf":
+        got = f"{x!r}" if array is None else f"dtype {array.dtype}"
+        raise ValueError(f"{name} must be a 1-D array of real numbers; got {got}.")
+    if array.ndim != 1 or (array.shape[0] == 0 and not allow_empty):
+        kind = "1-D array" if allow_empty else "non-empty 1-D array"
+        raise ValueError(f"{name} must be a {kind}; got shape {array.shape}.")
+    if not (keep_float32 and array.dtype == np.float32):
+        array = array.astype(np.float64, copy=copy)
+    elif copy:
+        array = array.copy()
+    if n_features is not None and array.shape[0] != n_features:
+        where = "" if owner is None else f", the n_features of {owner}"
+        raise ValueError(
+            f"{name} must have {n_features} entries{where}; got {array.shape[0]}."
+        )
+    if finite and not np.isfinite(array).all():
+        raise ValueError(
+            f"{name} must contain only finite values (no NaN or infinity)."
+        )
+    return array
 
 
 def check_sample_weight(sample_weight, X, dtype=None):
