@@ -99,6 +99,27 @@ def _labels(y):
     return np.where(y == 1, 1.0, -1.0)
 
 
+def _solve(X, b, alpha, sampling, scores, sample_size, seed, **options):
+    """Algorithm 2 on the logistic loss with an intercept, tol=0, without its
+    ConvergenceWarning; ``options`` (max_iter, prox_weight, callback) go to
+    ``approximate_proximal_point``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return approximate_proximal_point(
+            LogisticLoss(),
+            X,
+            alpha=alpha,
+            signs=b,
+            fit_intercept=True,
+            sample_size=sample_size,
+            sampling=sampling,
+            scores=scores,
+            tol=0.0,
+            random_state=seed,
+            **options,
+        )
+
+
 def _run_ours(
     X,
     b,
@@ -134,23 +155,18 @@ def _run_ours(
         # A Python bool: the solver stops on `is True`.
         return bool(error <= TARGET or trace["time"][-1] > limit)
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        approximate_proximal_point(
-            LogisticLoss(),
-            X,
-            alpha=alpha,
-            signs=b,
-            fit_intercept=True,
-            sample_size=sample_size,
-            sampling=sampling,
-            scores=scores,
-            max_iter=max_rounds,
-            tol=0.0,
-            prox_weight=prox_weight,
-            random_state=seed,
-            callback=callback,
-        )
+    _solve(
+        X,
+        b,
+        alpha,
+        sampling,
+        scores,
+        sample_size,
+        seed,
+        max_iter=max_rounds,
+        prox_weight=prox_weight,
+        callback=callback,
+    )
     errors = np.array(trace["error"])
     times = np.array(trace["time"])
 
@@ -297,21 +313,7 @@ def _memory(X, y, b, alpha):
         for size in SAMPLE_SIZES if name == "local" else SAMPLE_SIZES[:1]:
 
             def ours(sampling=sampling, scores=scores, size=size):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ConvergenceWarning)
-                    approximate_proximal_point(
-                        LogisticLoss(),
-                        X,
-                        alpha=alpha,
-                        signs=b,
-                        fit_intercept=True,
-                        sample_size=size,
-                        sampling=sampling,
-                        scores=scores,
-                        max_iter=3,
-                        tol=0.0,
-                        random_state=SEED,
-                    )
+                _solve(X, b, alpha, sampling, scores, size, SEED, max_iter=3)
 
             out[f"{name} {size:.0%}"] = _peak_mib(ours)
     return out

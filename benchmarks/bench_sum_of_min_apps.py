@@ -57,6 +57,23 @@ def _oracle_residual(X, y, coef, intercept):
     return float((0.5 * residuals**2).min(axis=1).mean())
 
 
+def _side_by_side(repeats, data, ours, peer):
+    """Fit times of ``ours`` and ``peer``, ``(name, fit)`` pairs, best of
+    ``repeats``: the keys every result shares, then both fitted outputs."""
+    (ours_name, fit_ours), (peer_name, fit_peer) = ours, peer
+    ours_time, fitted = best_time(fit_ours, repeats)
+    peer_time, peer_fitted = best_time(fit_peer, repeats)
+    shared = {
+        "data": data,
+        "ours": ours_name,
+        "peer": peer_name,
+        "fit_time_ours_s": ours_time,
+        "fit_time_peer_s": peer_time,
+        "fit_time_ratio": ours_time / peer_time,
+    }
+    return shared, fitted, peer_fitted
+
+
 def _bench_mixed_linear(repeats):
     n_features, n_components = 8, 6
     X, y, true_coef, _ = make_mixed_linear_regression(
@@ -69,16 +86,15 @@ def _bench_mixed_linear(repeats):
     def em():
         return fit_em_mixed_linear(X, y, n_components, random_state=SEED)
 
-    ours_time, model = best_time(ours, repeats)
-    em_time, result = best_time(em, repeats)
+    data = (
+        f"make_mixed_linear_regression({N_SAMPLES}, {n_features}, "
+        f"{n_components}, noise=0.01)"
+    )
+    shared, model, result = _side_by_side(
+        repeats, data, ("MixedLinearRegressor", ours), ("EM baseline", em)
+    )
     return {
-        "data": f"make_mixed_linear_regression({N_SAMPLES}, {n_features}, "
-        f"{n_components}, noise=0.01)",
-        "ours": "MixedLinearRegressor",
-        "peer": "EM baseline",
-        "fit_time_ours_s": ours_time,
-        "fit_time_peer_s": em_time,
-        "fit_time_ratio": ours_time / em_time,
+        **shared,
         "n_iter_ours": model.n_iter_,
         "n_iter_peer": result.n_iter,
         "quality": "coef. error",
@@ -103,16 +119,16 @@ def _bench_gpca(repeats):
             n_clusters, affinity="nearest_neighbors", random_state=SEED
         ).fit(X)
 
-    ours_time, model = best_time(ours, repeats)
-    peer_time, peer = best_time(spectral, repeats)
+    data = (
+        f"make_union_of_subspaces({N_SAMPLES}, {n_features}, "
+        f"{n_clusters}, subspace_dim=2)"
+    )
+    peer_name = "SpectralClustering(nearest_neighbors)"
+    shared, model, peer = _side_by_side(
+        repeats, data, ("GPCAClusterer", ours), (peer_name, spectral)
+    )
     return {
-        "data": f"make_union_of_subspaces({N_SAMPLES}, {n_features}, "
-        f"{n_clusters}, subspace_dim=2)",
-        "ours": "GPCAClusterer",
-        "peer": "SpectralClustering(nearest_neighbors)",
-        "fit_time_ours_s": ours_time,
-        "fit_time_peer_s": peer_time,
-        "fit_time_ratio": ours_time / peer_time,
+        **shared,
         "n_iter_ours": model.n_iter_,
         "n_iter_peer": None,
         "quality": "accuracy",

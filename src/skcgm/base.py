@@ -8,7 +8,6 @@ from numbers import Integral
 
 from sklearn.base import BaseEstimator
 
-from .optim._restarts import best_of_restarts, warn_if_fewer_distinct
 from .optim._sum_of_min import SOLVER_CONSTRAINTS, Naming, plan_sum_of_minimum
 from .utils._sklearn_compat import Interval, StrOptions
 
@@ -18,9 +17,10 @@ __all__ = ["BaseSumOfMinimum"]
 class BaseSumOfMinimum(BaseEstimator, metaclass=ABCMeta):
     """Base class of the estimators fitted by the sum-of-minimum engine.
 
-    A subclass binds a loss family to its data and calls :meth:`_solve`,
-    which runs the engine of :func:`skcgm.optim.sum_of_minimum` (generalized
-    k-means++ seeding, one solver object, the best of ``n_init`` restarts),
+    A subclass binds a loss family to its data and runs the engine of
+    :func:`skcgm.optim.sum_of_minimum` (generalized k-means++ seeding, one
+    solver object, the best of ``n_init`` restarts) with the arguments
+    :meth:`_restarts` gives,
 
     .. math::
 
@@ -60,17 +60,19 @@ class BaseSumOfMinimum(BaseEstimator, metaclass=ABCMeta):
 
     @abstractmethod
     def fit(self, X, y=None, sample_weight=None):
-        """Bind the loss family to the data, :meth:`_solve`, store the fit."""
+        """Bind the loss family, run the restarts, store the fitted attributes."""
 
-    def _solve(self, problem, n_groups, sample_weight, plan=None, warn=True, **options):
-        """The best of the engine's restarts on the bound loss ``problem``.
+    def _restarts(self, problem, n_groups, sample_weight, plan=None, **options):
+        """The keyword arguments of the engine's restarts on ``problem``.
 
+        The estimator calls :func:`~skcgm.optim._restarts.best_of_restarts`
+        with them, the one call between its ``fit`` and the solver object.
         ``plan`` gives the restarts' solver and seeding (as
         :func:`~skcgm.optim._sum_of_min.plan_sum_of_minimum` returns them);
         None plans them from ``options`` (``init``, ``init_score``,
         ``solver`` and the solver's options) and the estimator's ``n_init``,
-        ``max_iter`` and ``tol``. Warns, unless ``warn`` is False, when the run
-        found fewer distinct groups than ``n_groups``.
+        ``max_iter`` and ``tol``. The estimator's ``random_state``,
+        ``n_jobs`` and ``verbose`` are added.
         """
         if plan is None:
             plan = plan_sum_of_minimum(
@@ -83,13 +85,9 @@ class BaseSumOfMinimum(BaseEstimator, metaclass=ABCMeta):
                 naming=self._naming,
                 **options,
             )
-        result = best_of_restarts(
-            problem,
+        return {
             **plan,
-            random_state=self.random_state,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
-        )
-        if warn:
-            warn_if_fewer_distinct(result.labels, n_groups, self._naming)
-        return result
+            "random_state": self.random_state,
+            "n_jobs": self.n_jobs,
+            "verbose": self.verbose,
+        }

@@ -4,6 +4,7 @@ Expected values come from scikit-learn, closed forms or brute force written
 here, never from the implementation.
 """
 
+import sys
 import warnings
 
 import numpy as np
@@ -712,3 +713,27 @@ def test_sum_of_min_kmeans_uniform_init_needs_enough_weighted_samples():
         ValueError, match=r"init='uniform'.*n_clusters=3.*sample_weight.* 2 "
     ):
         SumOfMinKMeans(3, init="uniform", random_state=0).fit(X, sample_weight=weights)
+
+
+def test_fit_reaches_the_kernel_in_three_calls():
+    # estimator -> restarts -> solver object -> kernel (the loss family's
+    # reclassification), the shape of a fit the architecture asks for.
+    X, _ = make_blobs(n_samples=300, centers=3, random_state=0)
+    chains = []
+
+    def record(frame, event, arg):
+        if event == "call" and frame.f_code.co_name == "reclassify":
+            names = []
+            while frame is not None:
+                names.append(frame.f_code.co_name)
+                frame = frame.f_back
+            if "fit" in names:
+                chains.append(names[: names.index("fit") + 1][::-1])
+
+    sys.setprofile(record)
+    try:
+        SumOfMinKMeans(3, n_init=1, random_state=0).fit(X)
+    finally:
+        sys.setprofile(None)
+    assert chains
+    assert min(chains, key=len) == ["fit", "best_of_restarts", "solve", "reclassify"]

@@ -98,7 +98,8 @@ def _datasets(draw, sparse_ok=True):
     return X, y, sample_weight
 
 
-def _compadagrad_params(draw, n_features):
+def _compadagrad_params(draw, X):
+    n_features = X.shape[1]
     return dict(
         loss=draw(
             st.sampled_from(
@@ -125,7 +126,8 @@ def _compadagrad_params(draw, n_features):
     )
 
 
-def _local_sensitivity_params(draw, n_samples):
+def _local_sensitivity_params(draw, X):
+    n_samples = X.shape[0]
     return dict(
         C=draw(st.sampled_from([1e-300, 1e-4, 1.0, 1e4, 1e300, np.inf])),
         penalty=draw(st.sampled_from(["l2", None])),
@@ -158,6 +160,17 @@ def _assert_same(before, after):
         assert_array_equal(before, after)
 
 
+def _assert_no_warning_leaked(caught):
+    """No RuntimeWarning of the ``caught`` ones was raised in skcgm's code."""
+    leaked = [
+        w
+        for w in caught
+        if issubclass(w.category, RuntimeWarning)
+        and os.path.abspath(w.filename).startswith(_SKCGM_DIR)
+    ]
+    assert not leaked, [str(w.message) for w in leaked]
+
+
 def _check_fit(model, X, y, sample_weight):
     """Fit ``model`` and check the properties of the module docstring."""
     X_before, y_before, weight_before = _copy(X), _copy(y), _copy(sample_weight)
@@ -176,13 +189,7 @@ def _check_fit(model, X, y, sample_weight):
             decision = model.decision_function(X)
             predicted = model.predict(X)
             proba = model.predict_proba(X) if hasattr(model, "predict_proba") else None
-    leaked = [
-        w
-        for w in caught
-        if issubclass(w.category, RuntimeWarning)
-        and os.path.abspath(w.filename).startswith(_SKCGM_DIR)
-    ]
-    assert not leaked, [str(w.message) for w in leaked]
+    _assert_no_warning_leaked(caught)
     _assert_same(X_before, X)
     _assert_same(y_before, y)
     _assert_same(weight_before, sample_weight)
@@ -204,27 +211,38 @@ def _check_fit(model, X, y, sample_weight):
     return model
 
 
-def test_compadagrad_fit_is_finite_or_a_clear_error(property_settings):
+def _check_fits(property_settings, Estimator, params, check_fitted):
+    """:func:`_check_fit` of ``Estimator(**params(draw, X))`` on every dataset
+    hypothesis draws, then ``check_fitted(model)`` when the fit succeeded."""
+
     @given(data=st.data())
     def check(data):
         X, y, sample_weight = data.draw(_datasets())
-        params = _compadagrad_params(data.draw, X.shape[1])
-        model = _check_fit(CompAdaGradClassifier(**params), X, y, sample_weight)
+        model = _check_fit(Estimator(**params(data.draw, X)), X, y, sample_weight)
         if model is not None:
-            assert np.isfinite(model.intercept_grad_sq_sum_).all()
-            for state in model.state_:
-                assert np.isfinite(state.coef).all()
-                assert np.isfinite(state.subspace_gram).all()
-                assert np.isfinite(state.complement_sq).all()
+            check_fitted(model)
 
     property_settings(check)()
+
+
+def test_compadagrad_fit_is_finite_or_a_clear_error(property_settings):
+    def check_fitted(model):
+        assert np.isfinite(model.intercept_grad_sq_sum_).all()
+        for state in model.state_:
+            assert np.isfinite(state.coef).all()
+            assert np.isfinite(state.subspace_gram).all()
+            assert np.isfinite(state.complement_sq).all()
+
+    _check_fits(
+        property_settings, CompAdaGradClassifier, _compadagrad_params, check_fitted
+    )
 
 
 def test_compadagrad_partial_fit_is_finite_or_a_clear_error(property_settings):
     @given(data=st.data())
     def check(data):
         X, y, sample_weight = data.draw(_datasets())
-        params = _compadagrad_params(data.draw, X.shape[1])
+        params = _compadagrad_params(data.draw, X)
         params["early_stopping"] = False
         model = CompAdaGradClassifier(**params)
         classes = np.unique(y)
@@ -240,13 +258,7 @@ def test_compadagrad_partial_fit_is_finite_or_a_clear_error(property_settings):
                 assert type(exc) is ValueError, repr(exc)
                 assert _EXPECTED_ERRORS.search(str(exc)), repr(exc)
                 return
-        leaked = [
-            w
-            for w in caught
-            if issubclass(w.category, RuntimeWarning)
-            and os.path.abspath(w.filename).startswith(_SKCGM_DIR)
-        ]
-        assert not leaked, [str(w.message) for w in leaked]
+        _assert_no_warning_leaked(caught)
         _assert_same(weight_before, sample_weight)
         assert np.isfinite(model.coef_).all() and np.isfinite(model.intercept_).all()
         assert np.isfinite(model.intercept_grad_sq_sum_).all()
@@ -256,21 +268,21 @@ def test_compadagrad_partial_fit_is_finite_or_a_clear_error(property_settings):
 
 
 def test_local_sensitivity_fit_is_finite_or_a_clear_error(property_settings):
-    @given(data=st.data())
-    def check(data):
-        X, y, sample_weight = data.draw(_datasets())
-        params = _local_sensitivity_params(data.draw, X.shape[0])
-        model = _check_fit(LocalSensitivityLogistic(**params), X, y, sample_weight)
-        if model is not None:
-            for history in model.history_:
-                # Entry 0 has no round; total_sensitivity is NaN by design
-                # for the samplers that do not compute it, inf (documented)
-                # when the bound exceeds the float64 range.
-                for key, values in history.items():
-                    if key == "total_sensitivity":
-                        values = values[~np.isnan(values) & (values != np.inf)]
-                    assert np.isfinite(values[1:]).all(), (key, values)
-            for weights in model.sample_weight_:
-                assert np.isfinite(weights).all()
+    def check_fitted(model):
+        for history in model.history_:
+            # Entry 0 has no round; total_sensitivity is NaN by design for
+            # the samplers that do not compute it, inf (documented) when the
+            # bound exceeds the float64 range.
+            for key, values in history.items():
+                if key == "total_sensitivity":
+                    values = values[~np.isnan(values) & (values != np.inf)]
+                assert np.isfinite(values[1:]).all(), (key, values)
+        for weights in model.sample_weight_:
+            assert np.isfinite(weights).all()
 
-    property_settings(check)()
+    _check_fits(
+        property_settings,
+        LocalSensitivityLogistic,
+        _local_sensitivity_params,
+        check_fitted,
+    )

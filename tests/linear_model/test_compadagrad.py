@@ -50,28 +50,20 @@ def _dloss(loss, y, p):
 
 
 def _brute_force_adagrad(
-    X,
-    y,
-    *,
-    preconditioner,
-    loss="hinge",
-    eta=0.1,
-    alpha=1e-4,
-    penalty="l2",
-    delta=1e-2,
-    batch_size=1,
-    n_epochs=1,
-    fit_intercept=True,
-    weights=None,
-    coef=None,
-    intercept=0.0,
+    X, y, params, *, preconditioner, weights=None, coef=None, intercept=0.0
 ):
     """Composite AdaGrad on one binary problem, sample by sample.
 
+    ``params`` are the hyperparameters of a CompAdaGradClassifier
+    (``get_params()``): ``loss``, ``eta0``, ``alpha``, ``penalty``, ``delta``,
+    ``batch_size``, ``max_iter`` (the epochs) and ``fit_intercept``.
     ``preconditioner(G, diag_sq)`` returns the proximal matrix :math:`H_t`
     from the full sum of outer products ``G`` and the sum of squared
     gradients ``diag_sq``. Mini-batches in order, gradients averaged.
     """
+    loss, eta, alpha = params["loss"], params["eta0"], params["alpha"]
+    penalty, delta = params["penalty"], params["delta"]
+    batch_size = params["batch_size"]
     n_samples, n_features = X.shape
     weights = np.ones(n_samples) if weights is None else weights
     x = np.zeros(n_features) if coef is None else np.array(coef, dtype=float)
@@ -79,7 +71,7 @@ def _brute_force_adagrad(
     G = np.zeros((n_features, n_features))
     diag_sq = np.zeros(n_features)
     b_sq = 0.0
-    for _ in range(n_epochs):
+    for _ in range(params["max_iter"]):
         for start in range(0, n_samples, batch_size):
             batch = range(start, min(start + batch_size, n_samples))
             g = np.zeros(n_features)
@@ -103,7 +95,7 @@ def _brute_force_adagrad(
                 h = np.diag(H)
                 z = x - eta * g / h
                 x = np.sign(z) * np.maximum(np.abs(z) - eta * alpha / h, 0.0)
-            if fit_intercept:
+            if params["fit_intercept"]:
                 b_sq += g_b * g_b
                 b -= eta * g_b / (delta + np.sqrt(b_sq))
     return x, b
@@ -126,6 +118,20 @@ def _full_matrix(delta, variant):
         return (eigvecs * root) @ eigvecs.T
 
     return preconditioner
+
+
+def _fit_and_brute_force(X, y, preconditioner, params, *, fit=None, **reference):
+    """Fit CompAdaGradClassifier(**params) on a binary problem (``fit``: the
+    keyword arguments of ``fit``) and run the brute-force AdaGrad with the same
+    hyperparameters and ``preconditioner`` (``reference``: its ``weights``,
+    ``coef`` and ``intercept``); returns the model and the reference's
+    ``(coef, intercept)``."""
+    model = CompAdaGradClassifier(**params).fit(X, y, **(fit or {}))
+    signs = np.where(y == 1, 1.0, -1.0)
+    x, b = _brute_force_adagrad(
+        X, signs, model.get_params(), preconditioner=preconditioner, **reference
+    )
+    return model, (x, b)
 
 
 def _binary_data(n_samples=60, n_features=5, random_state=0):
@@ -158,27 +164,9 @@ def test_no_subspace_is_diagonal_adagrad(global_random_seed, loss, penalty):
     params = dict(
         loss=loss, eta0=0.3, alpha=0.01, penalty=penalty, delta=0.05, batch_size=4
     )
-    model = CompAdaGradClassifier(
-        n_components=0,
-        tau=1.0,
-        shuffle=False,
-        max_iter=3,
-        tol=None,
-        random_state=global_random_seed,
-        **params,
-    ).fit(X, y)
-    x, b = _brute_force_adagrad(
-        X,
-        np.where(y == 1, 1.0, -1.0),
-        preconditioner=_diagonal(0.05),
-        loss=loss,
-        eta=0.3,
-        alpha=0.01,
-        penalty=penalty,
-        delta=0.05,
-        batch_size=4,
-        n_epochs=3,
-    )
+    params.update(n_components=0, tau=1.0, shuffle=False, max_iter=3, tol=None)
+    params.update(random_state=global_random_seed)
+    model, (x, b) = _fit_and_brute_force(X, y, _diagonal(0.05), params)
     assert model.n_components_ == 0
     assert_allclose(model.coef_.ravel(), x, rtol=1e-10, atol=1e-12)
     assert_allclose(model.intercept_, [b], rtol=1e-10, atol=1e-12)
@@ -201,28 +189,9 @@ def test_full_subspace_is_full_matrix_adagrad(
     # since the padded block decouples.
     X, y = _binary_data(n_samples=40, n_features=n_features, random_state=0)
     params = dict(loss="log_loss", eta0=0.2, alpha=0.05, delta=0.1, batch_size=3)
-    model = CompAdaGradClassifier(
-        n_components=n_features,
-        variant=variant,
-        penalty=penalty,
-        shuffle=False,
-        max_iter=4,
-        tol=None,
-        random_state=global_random_seed,
-        **params,
-    ).fit(X, y)
-    x, b = _brute_force_adagrad(
-        X,
-        np.where(y == 1, 1.0, -1.0),
-        preconditioner=_full_matrix(0.1, variant),
-        loss="log_loss",
-        eta=0.2,
-        alpha=0.05,
-        penalty=penalty,
-        delta=0.1,
-        batch_size=3,
-        n_epochs=4,
-    )
+    params.update(n_components=n_features, variant=variant, penalty=penalty)
+    params.update(shuffle=False, max_iter=4, tol=None, random_state=global_random_seed)
+    model, (x, b) = _fit_and_brute_force(X, y, _full_matrix(0.1, variant), params)
     assert model.n_components_ == 8 == model.projection_.n_padded_
     assert_allclose(model.coef_.ravel(), x, rtol=1e-10, atol=1e-10)
     assert_allclose(model.intercept_, [b], rtol=1e-10, atol=1e-12)
@@ -379,15 +348,12 @@ def test_sample_weight_scales_the_gradient():
     params = dict(
         n_components=0, eta0=0.3, alpha=0.01, batch_size=5, shuffle=False, tol=None
     )
-    model = CompAdaGradClassifier(max_iter=2, **params).fit(X, y, sample_weight=weights)
-    x, b = _brute_force_adagrad(
+    model, (x, b) = _fit_and_brute_force(
         X,
-        np.where(y == 1, 1.0, -1.0),
-        preconditioner=_diagonal(1e-2),
-        eta=0.3,
-        alpha=0.01,
-        batch_size=5,
-        n_epochs=2,
+        y,
+        _diagonal(1e-2),
+        {**params, "max_iter": 2},
+        fit={"sample_weight": weights},
         weights=weights * (40 / weights.sum()),
     )
     assert_allclose(model.coef_.ravel(), x, rtol=1e-10, atol=1e-12)
@@ -429,7 +395,7 @@ def test_zero_weight_is_removing_the_sample():
     assert_allclose(weighted.intercept_, removed.intercept_, rtol=1e-10, atol=1e-12)
 
 
-def test_warm_start_continues_the_fit():
+def test_warm_start_continues_the_fit(check_warm_start_needs_the_same_problem):
     X, y = _multiclass_data()
     params = dict(n_components=3, batch_size=8, shuffle=False, tol=None, random_state=0)
     two_epochs = CompAdaGradClassifier(max_iter=2, **params).fit(X, y)
@@ -448,10 +414,7 @@ def test_warm_start_continues_the_fit():
     cold.fit(X, y)
     assert_allclose(cold.coef_, first, rtol=1e-12)
     # Warm start needs the same problem.
-    with pytest.raises(ValueError, match="warm_start"):
-        warm.fit(X[:, :4], y)
-    with pytest.raises(ValueError, match="warm_start"):
-        warm.fit(X, np.where(y == 2, 1, y))
+    check_warm_start_needs_the_same_problem(warm, X, y)
 
 
 def test_coef_init_and_intercept_init():
@@ -459,16 +422,12 @@ def test_coef_init_and_intercept_init():
     rng = np.random.RandomState(0)
     coef_init = rng.normal(size=X.shape[1])
     params = dict(n_components=0, eta0=0.2, batch_size=3, shuffle=False, tol=None)
-    model = CompAdaGradClassifier(max_iter=2, **params).fit(
-        X, y, coef_init=coef_init[None, :], intercept_init=[0.7]
-    )
-    x, b = _brute_force_adagrad(
+    model, (x, b) = _fit_and_brute_force(
         X,
-        np.where(y == 1, 1.0, -1.0),
-        preconditioner=_diagonal(1e-2),
-        eta=0.2,
-        batch_size=3,
-        n_epochs=2,
+        y,
+        _diagonal(1e-2),
+        {**params, "max_iter": 2},
+        fit={"coef_init": coef_init[None, :], "intercept_init": [0.7]},
         coef=coef_init,
         intercept=0.7,
     )
@@ -497,15 +456,12 @@ def test_fit_intercept_false():
     assert_allclose(model.decision_function(X), X @ model.coef_.ravel())
     # intercept_init is then a fixed offset, as in SGDClassifier.
     params = dict(n_components=0, batch_size=4, shuffle=False, max_iter=2, tol=None)
-    model = CompAdaGradClassifier(fit_intercept=False, **params)
-    model.fit(X, y, intercept_init=0.5)
-    x, b = _brute_force_adagrad(
+    model, (x, b) = _fit_and_brute_force(
         X,
-        np.where(y == 1, 1.0, -1.0),
-        preconditioner=_diagonal(1e-2),
-        batch_size=4,
-        n_epochs=2,
-        fit_intercept=False,
+        y,
+        _diagonal(1e-2),
+        {**params, "fit_intercept": False},
+        fit={"intercept_init": 0.5},
         intercept=0.5,
     )
     assert b == 0.5
@@ -543,17 +499,11 @@ def test_float32_is_kept(sparse):
 
 
 @pytest.mark.parametrize("n_classes", [2, 3])
-def test_csr_equals_dense(csr_container, n_classes):
+def test_csr_equals_dense(csr_container, n_classes, check_csr_equals_dense):
     X, y = _multiclass_data(n_samples=80, n_features=10, n_classes=n_classes)
     X[np.abs(X) < 0.5] = 0.0
     params = dict(n_components=4, batch_size=5, random_state=0, max_iter=3, tol=None)
-    dense = CompAdaGradClassifier(**params).fit(X, y)
-    sparse = CompAdaGradClassifier(**params).fit(csr_container(X), y)
-    assert_allclose(sparse.coef_, dense.coef_, rtol=1e-10, atol=1e-12)
-    assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-10, atol=1e-12)
-    assert_allclose(
-        sparse.decision_function(csr_container(X)), dense.decision_function(X)
-    )
+    check_csr_equals_dense(CompAdaGradClassifier, params, X, y, csr_container)
 
 
 @pytest.mark.parametrize(
@@ -779,14 +729,19 @@ def test_failed_partial_fit_leaves_the_model_unchanged():
     assert not hasattr(fresh, "classes_") and not hasattr(fresh, "coef_")
 
 
+def _assert_constant_weights_give_the_unweighted_fit(weight):
+    """Every sample of weight ``weight``: the coefficients of the unweighted fit."""
+    X, y = _binary_data()
+    params = dict(random_state=0, max_iter=3, tol=None)
+    huge = CompAdaGradClassifier(**params).fit(X, y, sample_weight=np.full(60, weight))
+    unit = CompAdaGradClassifier(**params).fit(X, y)
+    assert_allclose(huge.coef_, unit.coef_, rtol=1e-12)
+
+
 def test_huge_sample_weights_are_rescaled():
     # sample_weight=1e200 overflowed the statistics (LinAlgError); the
     # weights are rescaled to sum to n_samples, so it is the unweighted fit.
-    X, y = _binary_data()
-    params = dict(random_state=0, max_iter=3, tol=None)
-    huge = CompAdaGradClassifier(**params).fit(X, y, sample_weight=np.full(60, 1e200))
-    unit = CompAdaGradClassifier(**params).fit(X, y)
-    assert_allclose(huge.coef_, unit.coef_, rtol=1e-12)
+    _assert_constant_weights_give_the_unweighted_fit(1e200)
 
 
 def test_tiny_delta_on_half_zero_data_fits():
@@ -859,11 +814,7 @@ def test_data_whose_squares_overflow_is_refused_naming_x(method):
 def test_weights_whose_sum_overflows_are_rescaled():
     # 60 weights of 1e307 sum to inf: the rescaled weights were 0 * inf
     # (issue 16). They are the unweighted fit, as 1e200 is.
-    X, y = _binary_data()
-    params = dict(random_state=0, max_iter=3, tol=None)
-    huge = CompAdaGradClassifier(**params).fit(X, y, sample_weight=np.full(60, 1e307))
-    unit = CompAdaGradClassifier(**params).fit(X, y)
-    assert_allclose(huge.coef_, unit.coef_, rtol=1e-12)
+    _assert_constant_weights_give_the_unweighted_fit(1e307)
 
 
 # -- early stopping (SGDClassifier's) ------------------------------------------

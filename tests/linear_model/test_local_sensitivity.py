@@ -396,7 +396,7 @@ def test_reproducible_with_random_state():
     assert not np.allclose(other.coef_, first.coef_)
 
 
-def test_warm_start_continues_the_fit():
+def test_warm_start_continues_the_fit(check_warm_start_needs_the_same_problem):
     # The exact proximal point method is a function of the current iterate
     # only: 10 rounds, then 10 more from them, are 20 rounds.
     X, y = _data(n_classes=3)
@@ -420,10 +420,7 @@ def test_warm_start_continues_the_fit():
         cold.fit(X, y)
     assert_allclose(cold.coef_, first, rtol=1e-12)
     # Warm start needs the same problem.
-    with pytest.raises(ValueError, match="warm_start"):
-        warm.fit(X[:, :4], y)
-    with pytest.raises(ValueError, match="warm_start"):
-        warm.fit(X, np.where(y == 2, 1, y))
+    check_warm_start_needs_the_same_problem(warm, X, y)
 
 
 def test_class_weight_multiplies_sample_weight():
@@ -460,17 +457,11 @@ def test_zero_weight_is_removing_the_sample_for_full():
 
 
 @pytest.mark.parametrize("sampling", ["local_sensitivity", "full"])
-def test_csr_equals_dense(csr_container, sampling):
+def test_csr_equals_dense(csr_container, sampling, check_csr_equals_dense):
     X, y = _data(n_samples=100, n_classes=3)
     X[np.abs(X) < 0.5] = 0.0
     params = dict(sampling=sampling, random_state=0)
-    dense = LocalSensitivityLogistic(**params).fit(X, y)
-    sparse = LocalSensitivityLogistic(**params).fit(csr_container(X), y)
-    assert_allclose(sparse.coef_, dense.coef_, rtol=1e-10, atol=1e-12)
-    assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-10, atol=1e-12)
-    assert_allclose(
-        sparse.decision_function(csr_container(X)), dense.decision_function(X)
-    )
+    check_csr_equals_dense(LocalSensitivityLogistic, params, X, y, csr_container)
 
 
 @pytest.mark.parametrize("sparse", [False, True])

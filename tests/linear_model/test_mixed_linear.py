@@ -36,14 +36,19 @@ def _regularized_losses(X, y, coef, intercept, alpha):
     return 0.5 * residuals**2 + 0.5 * alpha * (coef**2).sum(axis=1)
 
 
-def test_recovers_planted_lines(global_random_seed):
-    X, y, coef, _ = make_mixed_linear_regression(
+def _noiseless_lines(n_features, random_state):
+    """200 samples of 2 planted lines through 0, without noise."""
+    return make_mixed_linear_regression(
         n_samples=200,
-        n_features=4,
+        n_features=n_features,
         n_components=2,
         noise=0.0,
-        random_state=global_random_seed,
+        random_state=random_state,
     )
+
+
+def test_recovers_planted_lines(global_random_seed):
+    X, y, coef, _ = _noiseless_lines(4, global_random_seed)
     model = MixedLinearRegressor(
         n_components=2, alpha=1e-10, n_init=5, random_state=global_random_seed
     ).fit(X, y)
@@ -55,13 +60,7 @@ def test_recovers_planted_lines(global_random_seed):
 def test_recovers_planted_lines_with_intercepts(global_random_seed):
     # The seeds of 'k-means++' are constant predictors x_i* = (0, b_i) with an
     # intercept (see the docstring), so the Gaussian init is the robust one.
-    X, y, coef, labels = make_mixed_linear_regression(
-        n_samples=200,
-        n_features=3,
-        n_components=2,
-        noise=0.0,
-        random_state=global_random_seed,
-    )
+    X, y, coef, labels = _noiseless_lines(3, global_random_seed)
     intercept = np.array([-1.5, 2.0])
     y = y + intercept[labels]
     model = MixedLinearRegressor(

@@ -14,33 +14,13 @@ from skcgm.oracles._lmo_sets import BoxLMO, CappedSimplexLMO
 E = math.e
 
 
-def _objectives(n_features, horizon, seed=0, noise=0.0):
-    rng = np.random.RandomState(seed)
-    objectives = []
-    for _ in range(horizon):
-        M = rng.uniform(size=(n_features, n_features))
-        H = -(M + M.T) / (2 * n_features)
-        objectives.append(QuadraticObjective(H, -H @ np.ones(n_features), noise=noise))
-    return objectives
-
-
-def _play(learner, gradients):
-    decisions, queries = [], []
-    for t in range(learner.horizon):
-        decisions.append(learner.decide())
-        q = learner.query_point()
-        queries.append(q)
-        learner.update(gradients(t, q))
-    return np.array(decisions), np.array(queries)
-
-
 @pytest.mark.parametrize("Learner", [OGA, OBGA])
-def test_projected_ascent_matches_reference(Learner):
+def test_projected_ascent_matches_reference(Learner, make_objectives, play):
     lmo = CappedSimplexLMO(radius=1.0, n_features=3)
-    objectives = _objectives(3, 40, seed=1)
+    objectives = make_objectives(3, 40, seed=1)
     kwargs = {"random_state": 4} if Learner is OBGA else {}
     learner = Learner(lmo, 40, eta0=0.3, **kwargs)
-    decisions, queries = _play(learner, lambda t, q: objectives[t].grad(q))
+    decisions, queries = play(learner, lambda t, q: objectives[t].grad(q))
     rng = np.random.RandomState(4)
     x = np.zeros(3)
     for t in range(40):
@@ -55,13 +35,13 @@ def test_projected_ascent_matches_reference(Learner):
     assert learner.n_grad_calls_ == 40
 
 
-def test_oga_default_step_and_estimated_grad_bound():
+def test_oga_default_step_and_estimated_grad_bound(play):
     lmo = BoxLMO(n_features=2)
     learner = OGA(lmo, 100, grad_bound=2.0).reset()
     assert learner.eta0_ == pytest.approx(2 * math.sqrt(2) / (2.0 * 10))
     learner = OBGA(lmo, 100).reset()
     assert learner.eta0_ is None
-    _play(learner, lambda t, q: np.array([3.0, 4.0]))
+    play(learner, lambda t, q: np.array([3.0, 4.0]))
     assert learner.grad_bound_ == 5.0
     assert learner.eta0_ == pytest.approx(2 * math.sqrt(2) / ((1 - 1 / E) * 5.0 * 10))
 
@@ -73,11 +53,11 @@ def test_projected_ascent_needs_project(Learner):
         Learner(lmo, 10).decide()
 
 
-def test_meta_fw_ftpl_counters_and_path():
+def test_meta_fw_ftpl_counters_and_path(make_objectives):
     lmo = BoxLMO(n_features=3)
     T = 16
     learner = MetaFW(lmo, T, random_state=0)
-    objectives = _objectives(3, T, seed=2)
+    objectives = make_objectives(3, T, seed=2)
     result = run_online(learner, objectives)
     K = 4
     assert learner.n_oracles_ == K
@@ -110,19 +90,19 @@ def test_meta_fw_uses_exact_gradients_in_run_online():
     assert len(Recorder.calls) == 4 * 2
 
 
-def test_meta_fw_projection_oracles():
+def test_meta_fw_projection_oracles(play):
     lmo = BoxLMO(n_features=2)
     learner = MetaFW(lmo, 9, online_oracle="projection", eta0=0.5)
-    decisions, _ = _play(learner, lambda t, Q: np.tile([1.0, -1.0], (len(Q), 1)))
+    decisions, _ = play(learner, lambda t, Q: np.tile([1.0, -1.0], (len(Q), 1)))
     assert learner.n_lmo_calls_ == 0 and learner.n_projections_ == 3 * 9
     np.testing.assert_allclose(decisions[-1], [1.0, 0.0])
 
 
 @pytest.mark.parametrize("horizon, block_size", [(64, 8), (70, 8), (5, 5)])
-def test_mono_fw_counters(horizon, block_size):
+def test_mono_fw_counters(horizon, block_size, make_objectives):
     lmo = CappedSimplexLMO(radius=1.0, n_features=3)
     learner = MonoFW(lmo, horizon, block_size=block_size, random_state=0)
-    result = run_online(learner, _objectives(3, horizon, noise=0.1), random_state=0)
+    result = run_online(learner, make_objectives(3, horizon, noise=0.1), random_state=0)
     n_blocks = math.ceil(horizon / block_size)
     assert learner.n_blocks_ == n_blocks
     assert result.n_grad_calls == horizon
@@ -137,13 +117,13 @@ def test_mono_fw_default_block_size_and_lmo_calls_linear():
     assert learner.block_size_ * learner.n_blocks_ <= 1000 + learner.block_size_
 
 
-def test_mono_fw_block_structure():
+def test_mono_fw_block_structure(play):
     # Constant decision over a block; each round queries a distinct x^(k)
     # of the block's path (a random permutation of k = 1..K).
     lmo = BoxLMO(n_features=4)
     K = 6
     learner = MonoFW(lmo, 3 * K, block_size=K, random_state=1)
-    decisions, queries = _play(learner, lambda t, q: np.ones(4) - q)
+    decisions, queries = play(learner, lambda t, q: np.ones(4) - q)
     for m in range(3):
         block = slice(m * K, (m + 1) * K)
         assert np.all(decisions[block] == decisions[m * K])

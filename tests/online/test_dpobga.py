@@ -7,24 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from skcgm.online import DPOBGA, POBGA, QuadraticObjective, run_online
+from skcgm.online import DPOBGA, POBGA, run_online
 from skcgm.oracles._lmo_sets import BoxLMO, CappedSimplexLMO
 from skcgm.oracles._projection import infeasible_projection
-
-
-def _quadratic(rng, n_features, noise=0.0):
-    """A monotone DR-submodular quadratic on [0, 1]^n with f(0) = 0."""
-    M = rng.uniform(size=(n_features, n_features))
-    H = -(M + M.T) / (2 * n_features)
-    return QuadraticObjective(H, -H @ np.ones(n_features), noise=noise)
-
-
-def _local_objectives(n_features, horizon, n_nodes, seed=0, noise=0.0):
-    rng = np.random.RandomState(seed)
-    return [
-        [_quadratic(rng, n_features, noise) for _ in range(n_nodes)]
-        for _ in range(horizon)
-    ]
 
 
 def _cycle_weights(n_nodes):
@@ -36,10 +21,10 @@ def _cycle_weights(n_nodes):
 
 
 @pytest.mark.parametrize("boosting", [True, False])
-def test_dpobga_one_node_reproduces_pobga_exactly(boosting):
+def test_dpobga_one_node_reproduces_pobga_exactly(boosting, make_local_objectives):
     lmo = CappedSimplexLMO(radius=2.0, n_features=4)
     horizon = 150
-    objectives = _local_objectives(4, horizon, 1, seed=1, noise=0.3)
+    objectives = make_local_objectives(4, horizon, 1, seed=1, noise=0.3)
     pobga = POBGA(lmo, horizon, boosting=boosting, random_state=11)
     dpobga = DPOBGA(lmo, horizon, [[1.0]], boosting=boosting, random_state=11)
     central = run_online(pobga, [local[0] for local in objectives], random_state=5)
@@ -58,14 +43,14 @@ def test_dpobga_one_node_reproduces_pobga_exactly(boosting):
 
 @pytest.mark.parametrize("n_nodes, boosting", [(3, False), (4, True)])
 def test_dpobga_complete_graph_identical_functions_gives_identical_nodes(
-    n_nodes, boosting
+    n_nodes, boosting, make_quadratic
 ):
     # A = 11^T / N, the same local functions and (with boosting) the same
     # z-streams: every node runs the same POBGA.
     lmo = CappedSimplexLMO(radius=1.0, n_features=3)
     horizon = 80
     rng = np.random.RandomState(2)
-    objectives = [[_quadratic(rng, 3)] * n_nodes for _ in range(horizon)]
+    objectives = [[make_quadratic(rng, 3)] * n_nodes for _ in range(horizon)]
     weights = np.full((n_nodes, n_nodes), 1.0 / n_nodes)
     random_state = [7] * n_nodes if boosting else 0
     learner = DPOBGA(
@@ -81,10 +66,10 @@ def test_dpobga_complete_graph_identical_functions_gives_identical_nodes(
 
 
 @pytest.mark.parametrize("horizon, block_size", [(64, 8), (70, 8), (10, 10)])
-def test_dpobga_counters_are_exact(horizon, block_size):
+def test_dpobga_counters_are_exact(horizon, block_size, make_local_objectives):
     lmo = BoxLMO(n_features=3)
     n_nodes = 4
-    objectives = _local_objectives(3, horizon, n_nodes, noise=0.2)
+    objectives = make_local_objectives(3, horizon, n_nodes, noise=0.2)
     learner = DPOBGA(
         lmo, horizon, _cycle_weights(n_nodes), block_size=block_size, random_state=0
     )
@@ -99,10 +84,10 @@ def test_dpobga_counters_are_exact(horizon, block_size):
     assert np.array(learner.history_["lmo_calls"]).shape == (n_blocks, n_nodes)
 
 
-def test_dpobga_theory_preset_at_most_T_lmo_calls_per_node():
+def test_dpobga_theory_preset_at_most_T_lmo_calls_per_node(make_local_objectives):
     lmo = BoxLMO(n_features=3)
     horizon, n_nodes = 900, 3
-    objectives = _local_objectives(3, horizon, n_nodes, noise=0.1)
+    objectives = make_local_objectives(3, horizon, n_nodes, noise=0.1)
     G = max(f.grad_bound(lmo.radius) for local in objectives for f in local)
     learner = DPOBGA(
         lmo, horizon, _cycle_weights(n_nodes), preset="theory", grad_bound=G
@@ -112,11 +97,11 @@ def test_dpobga_theory_preset_at_most_T_lmo_calls_per_node():
     assert result.n_communications == 30
 
 
-def test_dpobga_matches_jacobi_reference():
+def test_dpobga_matches_jacobi_reference(make_local_objectives):
     # Algorithm 2 written out: all nodes update from the block's snapshot.
     lmo = CappedSimplexLMO(radius=1.0, n_features=3)
     horizon, K, eta, eps, n_nodes = 40, 5, 0.2, 0.01, 3
-    objectives = _local_objectives(3, horizon, n_nodes, seed=3)
+    objectives = make_local_objectives(3, horizon, n_nodes, seed=3)
     W = np.array([[0.5, 0.5, 0.0], [0.5, 0.25, 0.25], [0.0, 0.25, 0.75]])
     learner = DPOBGA(lmo, horizon, W, block_size=K, eta0=eta, eps=eps, boosting=False)
     result = run_online(learner, objectives)
@@ -139,10 +124,10 @@ def test_dpobga_matches_jacobi_reference():
     assert not np.allclose(result.decisions[-1, 0], result.decisions[-1, 2])
 
 
-def test_dpobga_rewards_average_local_functions_at_each_node():
+def test_dpobga_rewards_average_local_functions_at_each_node(make_local_objectives):
     lmo = BoxLMO(n_features=2)
     horizon, n_nodes = 12, 2
-    objectives = _local_objectives(2, horizon, n_nodes, seed=4)
+    objectives = make_local_objectives(2, horizon, n_nodes, seed=4)
     learner = DPOBGA(lmo, horizon, np.full((2, 2), 0.5), random_state=0)
     result = run_online(learner, objectives)
     assert result.node_rewards.shape == (horizon, n_nodes)
@@ -154,12 +139,12 @@ def test_dpobga_rewards_average_local_functions_at_each_node():
     np.testing.assert_allclose(result.rewards, result.node_rewards.mean(axis=1))
 
 
-def test_dpobga_shared_objective_per_round_and_distinct_streams():
+def test_dpobga_shared_objective_per_round_and_distinct_streams(make_quadratic):
     # One objective per round is shared by all nodes; one seed gives the
     # nodes distinct z-streams, so even on a complete graph they differ.
     lmo = BoxLMO(n_features=2)
     rng = np.random.RandomState(0)
-    objectives = [_quadratic(rng, 2) for _ in range(30)]
+    objectives = [make_quadratic(rng, 2) for _ in range(30)]
     learner = DPOBGA(lmo, 30, np.full((3, 3), 1 / 3), eps=1e-3, random_state=0)
     result = run_online(learner, objectives, random_state=0)
     assert result.decisions.shape == (30, 3, 2)

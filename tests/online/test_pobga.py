@@ -8,7 +8,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
-from skcgm.online import POBGA, QuadraticObjective, run_online
+from skcgm.online import POBGA, run_online
 from skcgm.oracles._lmo_sets import BoxLMO, CappedSimplexLMO
 from skcgm.oracles._projection import (
     infeasible_projection,
@@ -16,28 +16,6 @@ from skcgm.oracles._projection import (
 )
 
 E = math.e
-
-
-def _objectives(n_features, horizon, seed=0, noise=0.0):
-    """Monotone DR-submodular quadratics on [0, 1]^n, f(0) = 0."""
-    rng = np.random.RandomState(seed)
-    objectives = []
-    for _ in range(horizon):
-        M = rng.uniform(size=(n_features, n_features))
-        H = -(M + M.T) / (2 * n_features)
-        objectives.append(QuadraticObjective(H, -H @ np.ones(n_features), noise=noise))
-    return objectives
-
-
-def _play(learner, gradients):
-    """Drive the protocol with gradients(t, q); return decisions, queries."""
-    decisions, queries = [], []
-    for t in range(learner.horizon):
-        decisions.append(learner.decide())
-        q = learner.query_point()
-        queries.append(q)
-        learner.update(gradients(t, q))
-    return np.array(decisions), np.array(queries)
 
 
 def _reference(lmo, horizon, K, eta, eps, radius, objectives, seed, boosting):
@@ -63,9 +41,9 @@ def _reference(lmo, horizon, K, eta, eps, radius, objectives, seed, boosting):
 
 
 @pytest.mark.parametrize("horizon, block_size", [(100, 10), (101, 10), (37, 5), (9, 9)])
-def test_pobga_counters_are_exact(horizon, block_size):
+def test_pobga_counters_are_exact(horizon, block_size, make_objectives):
     lmo = CappedSimplexLMO(radius=2.0, n_features=4)
-    objectives = _objectives(4, horizon, noise=0.1)
+    objectives = make_objectives(4, horizon, noise=0.1)
     learner = POBGA(lmo, horizon, block_size=block_size, random_state=0)
     result = run_online(learner, objectives, random_state=0)
     n_blocks = math.ceil(horizon / block_size)
@@ -81,13 +59,13 @@ def test_pobga_counters_are_exact(horizon, block_size):
         assert len(learner.history_[key]) == n_blocks
 
 
-def test_pobga_sqrt_block_size_and_last_block_shorter():
+def test_pobga_sqrt_block_size_and_last_block_shorter(play):
     lmo = BoxLMO(n_features=2)
     learner = POBGA(lmo, 50, random_state=0).reset()
     # K = round(sqrt(50)) = 7, ceil(50 / 7) = 8 blocks, the last one of 1 round.
     assert learner.block_size_ == 7
     assert learner.n_blocks_ == 8
-    _play(learner, lambda t, q: np.ones(2))
+    play(learner, lambda t, q: np.ones(2))
     assert learner.n_projections_ == 8
 
 
@@ -108,23 +86,28 @@ def test_pobga_theory_preset_constants():
     assert (learner.eta0_, learner.eps_, learner.radius_) == (0.1, 0.2, 5.0)
 
 
+def _run_theory_preset(lmo, objectives):
+    """POBGA with preset='theory' and G the largest gradient bound of the
+    stream, played on ``objectives``; returns the learner and the result."""
+    G = max(f.grad_bound(lmo.radius) for f in objectives)
+    learner = POBGA(lmo, len(objectives), preset="theory", grad_bound=G, random_state=0)
+    return learner, run_online(learner, objectives, random_state=0)
+
+
 @pytest.mark.parametrize("lmo_factory", [BoxLMO, CappedSimplexLMO])
-def test_pobga_theory_preset_uses_at_most_T_lmo_calls(lmo_factory):
+def test_pobga_theory_preset_uses_at_most_T_lmo_calls(lmo_factory, make_objectives):
     # Theorem 1: at most T linear optimization steps.
     lmo = lmo_factory(n_features=3)
     T = 2500
-    objectives = _objectives(3, T, noise=0.1)
-    G = max(f.grad_bound(lmo.radius) for f in objectives)
-    learner = POBGA(lmo, T, preset="theory", grad_bound=G, random_state=0)
-    result = run_online(learner, objectives, random_state=0)
+    _, result = _run_theory_preset(lmo, make_objectives(3, T, noise=0.1))
     assert result.n_lmo_calls <= T
     assert result.n_projections == 50
 
 
-def test_pobga_per_block_lmo_calls_within_lemma_1_bound():
+def test_pobga_per_block_lmo_calls_within_lemma_1_bound(make_objectives):
     # Eq. (15): block m uses at most bound (4) at its ||x_m - y_{m+1}||^2.
     lmo = CappedSimplexLMO(radius=1.0, n_features=5)
-    objectives = _objectives(5, 400, seed=1, noise=0.2)
+    objectives = make_objectives(5, 400, seed=1, noise=0.2)
     learner = POBGA(lmo, 400, eps=0.01, random_state=0)
     run_online(learner, objectives, random_state=0)
     for dist2, calls in zip(learner.history_["dist2"], learner.history_["lmo_calls"]):
@@ -132,10 +115,10 @@ def test_pobga_per_block_lmo_calls_within_lemma_1_bound():
     assert set(learner.history_["status"]) == {"ok"}
 
 
-def test_pobga_block_invariant_16():
+def test_pobga_block_invariant_16(make_objectives, play):
     # ||y_{m+1} - x_m|| <= gamma K eta G + sqrt(3 eps), G the realised bound.
     lmo = BoxLMO(n_features=4)
-    objectives = _objectives(4, 300, seed=2, noise=0.3)
+    objectives = make_objectives(4, 300, seed=2, noise=0.3)
     learner = POBGA(lmo, 300, block_size=12, eps=0.05, random_state=3)
     rng = np.random.RandomState(0)
     norms = []
@@ -145,18 +128,18 @@ def test_pobga_block_invariant_16():
         norms.append(np.linalg.norm(g))
         return g
 
-    _play(learner, gradient)
+    play(learner, gradient)
     G = max(norms)
     bound = (1 - 1 / E) * 12 * learner.eta0_ * G + math.sqrt(3 * 0.05)
     assert np.sqrt(np.max(learner.history_["dist2"])) <= bound + 1e-9
 
 
 @pytest.mark.parametrize("boosting", [True, False])
-def test_pobga_matches_reference_algorithm_1(boosting):
+def test_pobga_matches_reference_algorithm_1(boosting, make_objectives, play):
     # boosting=False is the blocked OGA of Garber and Kretzu (2022).
     lmo = CappedSimplexLMO(radius=1.5, n_features=3)
     horizon, K, eta, eps = 60, 7, 0.05, 0.02
-    objectives = _objectives(3, horizon, seed=4)
+    objectives = make_objectives(3, horizon, seed=4)
     learner = POBGA(
         lmo,
         horizon,
@@ -166,7 +149,7 @@ def test_pobga_matches_reference_algorithm_1(boosting):
         boosting=boosting,
         random_state=5,
     )
-    decisions, queries = _play(learner, lambda t, q: objectives[t].grad(q))
+    decisions, queries = play(learner, lambda t, q: objectives[t].grad(q))
     expected = _reference(
         lmo, horizon, K, eta, eps, lmo.radius, objectives, 5, boosting
     )
@@ -176,10 +159,10 @@ def test_pobga_matches_reference_algorithm_1(boosting):
         np.testing.assert_array_equal(queries, decisions)
 
 
-def test_pobga_queries_at_shrunk_decision():
+def test_pobga_queries_at_shrunk_decision(play):
     lmo = BoxLMO(n_features=3)
     learner = POBGA(lmo, 40, block_size=4, eta0=0.3, eps=0.01, random_state=0)
-    decisions, queries = _play(learner, lambda t, q: np.ones(3))
+    decisions, queries = play(learner, lambda t, q: np.ones(3))
     moved = decisions[:, 0] > 0
     assert moved.any()
     z = queries[moved, 0] / decisions[moved, 0]
@@ -187,31 +170,31 @@ def test_pobga_queries_at_shrunk_decision():
     assert np.all((0 <= z) & (z <= 1))
 
 
-def test_pobga_decisions_feasible_and_y_tilde_in_ball():
+def test_pobga_decisions_feasible_and_y_tilde_in_ball(make_objectives):
     lmo = CappedSimplexLMO(radius=1.0, n_features=4)
-    objectives = _objectives(4, 200, seed=6, noise=0.5)
+    objectives = make_objectives(4, 200, seed=6, noise=0.5)
     learner = POBGA(lmo, 200, eta0=0.5, eps=0.005, random_state=0)
     result = run_online(learner, objectives, random_state=1)
     assert all(lmo.contains(x, tol=1e-9) for x in result.decisions)
     assert np.linalg.norm(learner._y_tilde) <= learner.radius_ + 1e-12
 
 
-def test_pobga_estimates_grad_bound_at_first_block():
+def test_pobga_estimates_grad_bound_at_first_block(play):
     lmo = BoxLMO(n_features=2)
     learner = POBGA(lmo, 100, block_size=10, random_state=0)
     grads = [np.array([3.0, 4.0]), np.array([0.0, 1.0])]
     learner.reset()
     assert learner.eta0_ is None and learner.grad_bound_ is None
-    _play(learner, lambda t, q: grads[t % 2])
+    play(learner, lambda t, q: grads[t % 2])
     assert learner.grad_bound_ == 5.0
     c_eta = 1.0
     expected = c_eta * learner.radius_ / ((1 - 1 / E) * 5.0) * 100 ** (-0.75)
     assert learner.eta0_ == pytest.approx(expected)
 
 
-def test_pobga_reproducible_and_reset_replays():
+def test_pobga_reproducible_and_reset_replays(make_objectives):
     lmo = BoxLMO(n_features=3)
-    objectives = _objectives(3, 50, noise=0.2)
+    objectives = make_objectives(3, 50, noise=0.2)
     first = run_online(POBGA(lmo, 50, random_state=7), objectives, random_state=0)
     learner = POBGA(lmo, 50, random_state=7)
     second = run_online(learner, objectives, random_state=0)
@@ -222,12 +205,12 @@ def test_pobga_reproducible_and_reset_replays():
     assert not np.array_equal(first.decisions, other.decisions)
 
 
-def test_pobga_accepts_generator_random_state():
+def test_pobga_accepts_generator_random_state(play):
     lmo = BoxLMO(n_features=2)
     a = POBGA(lmo, 20, block_size=2, random_state=np.random.default_rng(0))
     b = POBGA(lmo, 20, block_size=2, random_state=np.random.default_rng(0))
-    da, _ = _play(a, lambda t, q: np.ones(2))
-    db, _ = _play(b, lambda t, q: np.ones(2))
+    da, _ = play(a, lambda t, q: np.ones(2))
+    db, _ = play(b, lambda t, q: np.ones(2))
     np.testing.assert_array_equal(da, db)
 
 
@@ -343,7 +326,7 @@ def test_pobga_regret_and_lmo_slopes_on_nqp():
     assert pobga_regret < alpha_regret(mono.rewards, objectives, lmo)[-1]
 
 
-def test_pobga_lmo_calls_per_projection_do_not_grow_with_the_horizon():
+def test_pobga_lmo_calls_per_projection_do_not_grow_with_the_horizon(make_objectives):
     # User guide, "Blocks, counts and presets": a block's squared displacement
     # D_m shrinks like T^(-1/2), as eps does, so D_m / eps and the LMO calls
     # of a projection stay put, and the total grows like sqrt(T), not like the
@@ -353,7 +336,7 @@ def test_pobga_lmo_calls_per_projection_do_not_grow_with_the_horizon():
     per_projection, ratios = [], []
     for T in (400, 6400):
         learner = POBGA(lmo, T, random_state=0)
-        result = run_online(learner, _objectives(5, T, noise=0.1), random_state=0)
+        result = run_online(learner, make_objectives(5, T, noise=0.1), random_state=0)
         assert result.n_projections == math.isqrt(T)
         assert sum(learner.history_["lmo_calls"]) == result.n_lmo_calls
         per_projection.append(result.n_lmo_calls / result.n_projections)
@@ -362,16 +345,13 @@ def test_pobga_lmo_calls_per_projection_do_not_grow_with_the_horizon():
     assert 1 / 1.5 <= per_projection[1] / per_projection[0] <= 1.5
 
 
-def test_pobga_theory_preset_plays_zero_while_R2_is_below_3_eps():
+def test_pobga_theory_preset_plays_zero_while_R2_is_below_3_eps(make_objectives):
     # R^2 <= 3 eps = 1215 R^2 / sqrt(T) for T <= 1215^2: the Frank-Wolfe
     # routine of Algorithm 4 returns x = 0 at its first closeness test, after
     # one LMO call, in every block (user guide, "Blocks, counts and presets").
     lmo = BoxLMO(n_features=3)
     T = 2500
-    objectives = _objectives(3, T, noise=0.1)
-    G = max(f.grad_bound(lmo.radius) for f in objectives)
-    learner = POBGA(lmo, T, preset="theory", grad_bound=G, random_state=0)
-    result = run_online(learner, objectives, random_state=0)
+    learner, result = _run_theory_preset(lmo, make_objectives(3, T, noise=0.1))
     assert lmo.radius**2 <= 3 * learner.eps_
     np.testing.assert_array_equal(result.decisions, 0.0)
     assert result.n_lmo_calls <= result.n_projections == 50

@@ -78,34 +78,38 @@ def _gradients(n_steps, n_features, seed, rank=None):
     )
 
 
-def _run_against_dense(
-    projection, grads, *, eta, alpha, penalty, tau, delta, variant, coef=None
-):
-    """Step the state and the dense reference side by side; max abs errors."""
+def _dense_steps(projection, grads, *, tau, delta, variant, coef=None, **params):
+    """Step a new state on ``grads``; yield ``(state, x_t, g_t, H_t)`` after each step.
+
+    ``x_t`` is the iterate before the step, ``g_t`` the zero-padded gradient
+    and ``H_t`` the dense proximal matrix of the gradients so far; ``params``
+    (``eta``, ``alpha``, ``penalty``, ...) go to ``compadagrad_step``.
+    """
     state = init_compadagrad_state(projection, coef=coef)
     n = projection.n_padded_
     seen = []
-    errors = []
-    lam = 0.0 if penalty is None else eta * alpha
     for grad in grads:
         g = np.zeros(n)
         g[: grad.shape[0]] = grad
         seen.append(g)
         x = state.coef.copy()
         compadagrad_step(
-            state,
-            grad,
-            projection,
-            eta=eta,
-            alpha=alpha,
-            penalty=penalty,
-            tau=tau,
-            delta=delta,
-            variant=variant,
+            state, grad, projection, tau=tau, delta=delta, variant=variant, **params
         )
         H = _dense_proximal_matrix(
             projection, seen, tau=tau, delta=delta, variant=variant
         )
+        yield state, x, g, H
+
+
+def _run_against_dense(projection, grads, *, eta, alpha, penalty, **options):
+    """Step the state and the dense reference side by side; max abs errors."""
+    errors = []
+    lam = 0.0 if penalty is None else eta * alpha
+    steps = _dense_steps(
+        projection, grads, eta=eta, alpha=alpha, penalty=penalty, **options
+    )
+    for state, x, g, H in steps:
         if penalty == "l1" and lam > 0:
             expected = _dense_l1_step(H, x, g, eta, lam)
         else:
@@ -312,28 +316,19 @@ def test_theory_variant_does_not_depend_on_the_projection_scaling():
 
 def _run_l1(projection, grads, *, oracle, alpha, variant, tau=0.8):
     """Run l1 steps; max error against ``oracle(H, x, g, eta, lam)`` and zeros."""
-    state = init_compadagrad_state(projection)
-    n = projection.n_padded_
     eta = 0.5
-    seen, errors, n_zeros = [], [], 0
-    for grad in grads:
-        g = np.zeros(n)
-        g[: grad.shape[0]] = grad
-        seen.append(g)
-        x = state.coef.copy()
-        compadagrad_step(
-            state,
-            grad,
-            projection,
-            eta=eta,
-            alpha=alpha,
-            penalty="l1",
-            tau=tau,
-            variant=variant,
-        )
-        H = _dense_proximal_matrix(
-            projection, seen, tau=tau, delta=1e-2, variant=variant
-        )
+    errors, n_zeros = [], 0
+    steps = _dense_steps(
+        projection,
+        grads,
+        eta=eta,
+        alpha=alpha,
+        penalty="l1",
+        tau=tau,
+        delta=1e-2,
+        variant=variant,
+    )
+    for state, x, g, H in steps:
         expected = oracle(H, x, g, eta, eta * alpha)
         errors.append(np.abs(state.coef - expected).max())
         n_zeros += np.sum(state.coef == 0)
@@ -367,18 +362,27 @@ def test_l1_step_equals_lars_path_gram(variant, n_features, n_components, alpha)
         assert n_zeros > 0
 
 
-def _dense_l1_coordinate_descent(H, x, g, eta, lam):
-    """Eq. (16) by cyclic coordinate descent on the dense H, to convergence."""
+def _dense_elasticnet_coordinate_descent(H, x, g, eta, lam1, lam2):
+    """argmin eta <g, z> + ||z - x||_H^2 / 2 + lam1 ||z||_1 + lam2 ||z||^2 / 2.
+
+    Cyclic coordinate descent on the dense H, to convergence: the exact
+    per-step composite subproblem, written independently of the solver.
+    """
     u = eta * g - H @ x
     z = np.zeros_like(u)
     for _ in range(100_000):
         previous = z.copy()
         for i in range(z.shape[0]):
             r = -u[i] - H[i] @ z + H[i, i] * z[i]
-            z[i] = np.sign(r) * max(abs(r) - lam, 0.0) / H[i, i]
+            z[i] = np.sign(r) * max(abs(r) - lam1, 0.0) / (H[i, i] + lam2)
         if np.abs(z - previous).max() < 1e-15:
             break
     return z
+
+
+def _dense_l1_coordinate_descent(H, x, g, eta, lam):
+    """Eq. (16) by cyclic coordinate descent on the dense H, to convergence."""
+    return _dense_elasticnet_coordinate_descent(H, x, g, eta, lam, 0.0)
 
 
 @pytest.mark.parametrize("variant", ["paper", "theory"])
@@ -819,24 +823,6 @@ def test_l1_steps_emit_no_warning_on_typical_data():
 # -- elastic net ---------------------------------------------------------------
 
 
-def _dense_elasticnet_coordinate_descent(H, x, g, eta, lam1, lam2):
-    """argmin eta <g, z> + ||z - x||_H^2 / 2 + lam1 ||z||_1 + lam2 ||z||^2 / 2.
-
-    Cyclic coordinate descent on the dense H, to convergence: the exact
-    per-step composite subproblem, written independently of the solver.
-    """
-    u = eta * g - H @ x
-    z = np.zeros_like(u)
-    for _ in range(100_000):
-        previous = z.copy()
-        for i in range(z.shape[0]):
-            r = -u[i] - H[i] @ z + H[i, i] * z[i]
-            z[i] = np.sign(r) * max(abs(r) - lam1, 0.0) / (H[i, i] + lam2)
-        if np.abs(z - previous).max() < 1e-15:
-            break
-    return z
-
-
 @pytest.mark.parametrize("variant", ["paper", "theory"])
 @pytest.mark.parametrize(
     "n_features, n_components", [(12, 0), (12, 3), (20, 8), (16, 16)]
@@ -849,31 +835,14 @@ def test_elasticnet_step_equals_coordinate_descent(
     # every step must be the exact minimizer of the composite subproblem.
     grads = _gradients(8, n_features, seed=n_features + n_components, rank=3)
     projection = SRHT(n_components, random_state=1).fit(n_features)
-    state = init_compadagrad_state(projection)
-    n = projection.n_padded_
     eta, alpha, tau, delta = 0.5, 0.6, 0.7, 1e-2
     lam1, lam2 = eta * alpha * l1_ratio, eta * alpha * (1 - l1_ratio)
-    seen, n_zeros = [], 0
-    for grad in grads:
-        g = np.zeros(n)
-        g[:n_features] = grad
-        seen.append(g)
-        x = state.coef.copy()
-        compadagrad_step(
-            state,
-            grad,
-            projection,
-            eta=eta,
-            alpha=alpha,
-            penalty="elasticnet",
-            l1_ratio=l1_ratio,
-            tau=tau,
-            delta=delta,
-            variant=variant,
-        )
-        H = _dense_proximal_matrix(
-            projection, seen, tau=tau, delta=delta, variant=variant
-        )
+    n_zeros = 0
+    params = dict(eta=eta, alpha=alpha, penalty="elasticnet", l1_ratio=l1_ratio)
+    steps = _dense_steps(
+        projection, grads, tau=tau, delta=delta, variant=variant, **params
+    )
+    for state, x, g, H in steps:
         expected = _dense_elasticnet_coordinate_descent(H, x, g, eta, lam1, lam2)
         np.testing.assert_allclose(state.coef, expected, rtol=0, atol=1e-8)
         n_zeros += np.sum(state.coef == 0)

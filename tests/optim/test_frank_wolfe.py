@@ -57,23 +57,21 @@ def _optimum_over_hull(atoms, Q, b):
     return res.fun
 
 
+def _frank_wolfe_over_hull(grad, atoms, x0=None, *, mips=None, **params):
+    """frank_wolfe over the hull of ``atoms`` from ``x0`` (default: the first
+    atom), its ConvergenceWarning silenced; ``params`` go to frank_wolfe."""
+    x0 = atoms[0] if x0 is None else x0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return frank_wolfe(grad, ConvexHullLMO(mips).fit(atoms), x0, **params)
+
+
 @pytest.mark.parametrize("step", ["2/(t+2)", "1/(t+1)", "line_search"])
 def test_frank_wolfe_gap_upper_bounds_suboptimality(step):
     atoms, Q, b, objective, grad = _quadratic_problem()
     f_star = _optimum_over_hull(atoms, Q, b)
-    lmo = ConvexHullLMO().fit(atoms)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        result = frank_wolfe(
-            grad,
-            lmo,
-            atoms[0],
-            learning_rate=step,
-            smoothness=Q,
-            max_iter=300,
-            tol=1e-12,
-            objective_fn=objective,
-        )
+    options = dict(learning_rate=step, smoothness=Q, objective_fn=objective)
+    result = _frank_wolfe_over_hull(grad, atoms, max_iter=300, tol=1e-12, **options)
     suboptimality = result.objective_history - f_star
     assert np.all(suboptimality >= -1e-9)
     assert np.all(result.gap_history >= suboptimality - 1e-9)
@@ -91,16 +89,9 @@ def test_frank_wolfe_paper_rate_bound_on_quadratic_over_hull(seed):
     f_star = _optimum_over_hull(atoms, Q, b)
     beta = np.linalg.eigvalsh(Q)[-1]
     diameter = pdist(atoms).max()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        result = frank_wolfe(
-            grad,
-            ConvexHullLMO().fit(atoms),
-            atoms[0],
-            max_iter=200,
-            tol=0.0,
-            objective_fn=objective,
-        )
+    result = _frank_wolfe_over_hull(
+        grad, atoms, max_iter=200, tol=0.0, objective_fn=objective
+    )
     t = np.arange(result.n_iter + 1)
     h = result.objective_history - f_star
     bound = 2 * beta * diameter**2 / (t + 1)
@@ -123,17 +114,8 @@ def test_frank_wolfe_approximate_step_is_clipped_and_keeps_the_bound():
 
     f_star = _optimum_over_hull(atoms, Q, b)
     c = 0.5
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        result = frank_wolfe(
-            grad,
-            ConvexHullLMO().fit(atoms),
-            atoms[0],
-            approximation=c,
-            max_iter=100,
-            tol=0.0,
-            objective_fn=objective,
-        )
+    options = dict(approximation=c, objective_fn=objective)
+    result = _frank_wolfe_over_hull(grad, atoms, max_iter=100, tol=0.0, **options)
     np.testing.assert_allclose(result.step_history[:3], [1.0, 1.0, 1.0])
     np.testing.assert_allclose(result.step_history[3], 2 / (c * 5))
     assert np.all(result.weights >= 0)
@@ -148,17 +130,8 @@ def test_frank_wolfe_approximate_step_is_clipped_and_keeps_the_bound():
 def test_frank_wolfe_convex_weights_reconstruct_the_iterate(step, start):
     atoms, Q, b, objective, grad = _quadratic_problem(4)
     x0 = atoms[2] if start == "vertex" else atoms.mean(axis=0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        result = frank_wolfe(
-            grad,
-            ConvexHullLMO().fit(atoms),
-            x0,
-            learning_rate=step,
-            smoothness=Q,
-            max_iter=50,
-            tol=0.0,
-        )
+    options = dict(learning_rate=step, smoothness=Q)
+    result = _frank_wolfe_over_hull(grad, atoms, x0, max_iter=50, tol=0.0, **options)
     assert isinstance(result, FrankWolfeResult)
     assert np.all(result.weights >= 0) and result.x0_weight >= 0
     assert result.weights.sum() + result.x0_weight == pytest.approx(1.0)
@@ -171,16 +144,9 @@ def test_frank_wolfe_convex_weights_reconstruct_the_iterate(step, start):
 
 def test_frank_wolfe_herding_step_gives_uniform_weights():
     atoms, Q, b, objective, grad = _quadratic_problem(5)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        result = frank_wolfe(
-            grad,
-            ConvexHullLMO().fit(atoms),
-            atoms[0],
-            learning_rate="1/(t+1)",
-            max_iter=30,
-            tol=0.0,
-        )
+    result = _frank_wolfe_over_hull(
+        grad, atoms, learning_rate="1/(t+1)", max_iter=30, tol=0.0
+    )
     # After T steps of 1/(t+1) every selection carries weight 1/T.
     counts = result.weights * result.n_iter
     np.testing.assert_allclose(counts, np.round(counts), atol=1e-9)
@@ -194,18 +160,10 @@ def test_frank_wolfe_line_search_decreases_objective_monotonically(smoothness):
         "callable": lambda d: d @ Q @ d,
         "constant": np.linalg.eigvalsh(Q)[-1],
     }[smoothness]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        result = frank_wolfe(
-            grad,
-            ConvexHullLMO().fit(atoms),
-            atoms[0],
-            learning_rate="line_search",
-            smoothness=curvature,
-            max_iter=100,
-            tol=0.0,
-            objective_fn=objective,
-        )
+    options = dict(smoothness=curvature, objective_fn=objective)
+    result = _frank_wolfe_over_hull(
+        grad, atoms, learning_rate="line_search", max_iter=100, tol=0.0, **options
+    )
     assert np.all(np.diff(result.objective_history) <= 1e-12)
     assert result.objective_history[-1] < result.objective_history[0]
 
@@ -213,19 +171,10 @@ def test_frank_wolfe_line_search_decreases_objective_monotonically(smoothness):
 def test_frank_wolfe_exact_line_search_matches_optimal_step():
     # The exact step on a quadratic minimizes f along the segment.
     atoms, Q, b, objective, grad = _quadratic_problem(7)
-    lmo = ConvexHullLMO().fit(atoms)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        result = frank_wolfe(
-            grad,
-            lmo,
-            atoms[0],
-            learning_rate="line_search",
-            smoothness=Q,
-            max_iter=1,
-            tol=0.0,
-        )
-    s = lmo(grad(atoms[0])).vertex
+    result = _frank_wolfe_over_hull(
+        grad, atoms, learning_rate="line_search", smoothness=Q, max_iter=1, tol=0.0
+    )
+    s = ConvexHullLMO().fit(atoms)(grad(atoms[0])).vertex
     etas = np.linspace(0, 1, 2001)
     values = [objective(atoms[0] + eta * (s - atoms[0])) for eta in etas]
     assert objective(result.x) <= min(values) + 1e-12
@@ -279,11 +228,7 @@ def test_frank_wolfe_callback_stops_and_plain_array_lmo():
 
 def test_frank_wolfe_keeps_float32_and_validates():
     atoms = np.eye(3, dtype=np.float32)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        result = frank_wolfe(
-            lambda x: x - 0.5, ConvexHullLMO().fit(atoms), atoms[0], max_iter=5
-        )
+    result = _frank_wolfe_over_hull(lambda x: x - 0.5, atoms, max_iter=5)
     assert result.x.dtype == np.float32
     with pytest.raises(ValueError, match="smoothness"):
         frank_wolfe(
@@ -305,12 +250,8 @@ def test_frank_wolfe_keeps_float32_and_validates():
 def test_frank_wolfe_with_mips_index_matches_exact_scan():
     atoms, Q, b, objective, grad = _quadratic_problem(8, n_atoms=60)
     kwargs = dict(max_iter=40, tol=0.0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        exact = frank_wolfe(grad, ConvexHullLMO().fit(atoms), atoms[0], **kwargs)
-        indexed = frank_wolfe(
-            grad, ConvexHullLMO(ExactMIPS()).fit(atoms), atoms[0], **kwargs
-        )
+    exact = _frank_wolfe_over_hull(grad, atoms, **kwargs)
+    indexed = _frank_wolfe_over_hull(grad, atoms, mips=ExactMIPS(), **kwargs)
     np.testing.assert_array_equal(exact.active_set, indexed.active_set)
     np.testing.assert_allclose(exact.x, indexed.x)
     np.testing.assert_array_equal(indexed.n_scored, 60)

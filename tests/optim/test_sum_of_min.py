@@ -124,6 +124,35 @@ def _brute_controlled_reclassify(labels, target, sample_weight, alpha, order):
     return new
 
 
+def _assert_fixed_point(res, X, losses, objective_rtol, **mean_tol):
+    """At a Lloyd fixed point: the labels are the argmin of ``losses`` (the
+    losses of every sample at ``res.params``), the objective is their mean
+    minimum (to ``objective_rtol``) and every non-empty cluster's center is
+    its mean (to ``mean_tol``, the tolerances of ``assert_allclose``)."""
+    np.testing.assert_array_equal(res.labels, np.argmin(losses, axis=1))
+    np.testing.assert_allclose(res.objective, _objective(losses), rtol=objective_rtol)
+    for j in range(res.params.shape[0]):
+        mask = res.labels == j
+        if mask.any():
+            np.testing.assert_allclose(res.params[j], X[mask].mean(axis=0), **mean_tol)
+
+
+def _kmeans_and_sum_of_minimum(seed):
+    """KMeans and sum_of_minimum (tol=0) from the same k-means++ seeding of
+    80 blobs in 4 centers; returns the data, the seeding and both fits."""
+    X, _, _ = _blobs(seed, n_samples=80, n_centers=4, std=2.5)
+    init, _ = kmeans_plusplus(X, 4, random_state=seed)
+    km = KMeans(4, init=init, n_init=1, algorithm="lloyd", tol=0).fit(X)
+    return X, init, km, sum_of_minimum(X, 4, init=init, tol=0)
+
+
+def _weighted_blobs(seed, weighted):
+    """100 blobs in 5 centers and, when ``weighted``, random sample weights."""
+    X, _, _ = _blobs(seed, n_samples=100, n_centers=5, std=2.0)
+    rng = np.random.RandomState(seed)
+    return X, rng.uniform(0.1, 3.0, size=X.shape[0]) if weighted else None
+
+
 def _assert_non_increasing(history, rtol=1e-12):
     history = np.asarray(history, dtype=np.float64)
     assert history.ndim == 1 and history.size >= 2
@@ -167,10 +196,7 @@ def test_sum_of_minimum_lloyd_matches_sklearn_kmeans(seed, sparse, solver, eta0)
 @pytest.mark.parametrize("seed", [0, 3])
 def test_sum_of_minimum_n_iter_is_kmeans_n_iter_minus_one(seed):
     # API.md: n_iter counts parameter updates, one less than KMeans' n_iter_.
-    X, _, _ = _blobs(seed, n_samples=80, n_centers=4, std=2.5)
-    init, _ = kmeans_plusplus(X, 4, random_state=seed)
-    km = KMeans(4, init=init, n_init=1, algorithm="lloyd", tol=0).fit(X)
-    res = sum_of_minimum(X, 4, init=init, tol=0)
+    _, _, km, res = _kmeans_and_sum_of_minimum(seed)
     assert res.n_iter == km.n_iter_ - 1
 
 
@@ -232,9 +258,7 @@ def test_generalized_kmeans_plusplus_matches_closed_form_draws(weighted, n_clust
 def test_generalized_kmeans_plusplus_matches_sklearn_one_local_trial(
     global_random_seed, weighted
 ):
-    X, _, _ = _blobs(global_random_seed, n_samples=100, n_centers=5, std=2.0)
-    rng = np.random.RandomState(global_random_seed)
-    w = rng.uniform(0.1, 3.0, size=X.shape[0]) if weighted else None
+    X, w = _weighted_blobs(global_random_seed, weighted)
     for seed in range(global_random_seed, global_random_seed + 5):
         sk_centers, sk_indices = kmeans_plusplus(
             X, 5, sample_weight=w, n_local_trials=1, random_state=seed
@@ -251,9 +275,7 @@ def test_generalized_kmeans_plusplus_gap_and_gradient_scores_agree(
     global_random_seed, weighted
 ):
     # For f_i = 1/2 ||x - y_i||^2, ||grad f_i||^2 = 2 (f_i - f_i*): identical weights.
-    X, _, _ = _blobs(global_random_seed, n_samples=100, n_centers=5, std=2.0)
-    rng = np.random.RandomState(global_random_seed)
-    w = rng.uniform(0.1, 3.0, size=X.shape[0]) if weighted else None
+    X, w = _weighted_blobs(global_random_seed, weighted)
     for seed in range(5):
         _, idx_gap = generalized_kmeans_plusplus(
             X, 6, sample_weight=w, init_score="gap", random_state=seed
@@ -591,14 +613,8 @@ def test_kl_loss_labels_and_objective_use_divergence(global_random_seed):
         ]
     )
     res = sum_of_minimum(Y, 3, loss="kl", random_state=global_random_seed)
-    D = _kl_matrix(Y, res.params)
-    np.testing.assert_array_equal(res.labels, np.argmin(D, axis=1))
-    np.testing.assert_allclose(res.objective, _objective(D), rtol=1e-10)
     # at convergence, every center is the mean of its cluster
-    for j in range(3):
-        mask = res.labels == j
-        if mask.any():
-            np.testing.assert_allclose(res.params[j], Y[mask].mean(axis=0), rtol=1e-10)
+    _assert_fixed_point(res, Y, _kl_matrix(Y, res.params), 1e-10, rtol=1e-10)
 
 
 def test_kl_loss_rejects_negative_data():
@@ -697,14 +713,7 @@ def test_sum_of_minimum_n_init_result_is_lloyd_fixed_point():
     X, _, _ = _blobs(4, n_samples=60, n_centers=5, std=2.0)
     best = sum_of_minimum(X, 5, init="random", n_init=6, tol=0, random_state=0)
     L = _half_sq_dist(X, best.params)
-    np.testing.assert_array_equal(best.labels, np.argmin(L, axis=1))
-    np.testing.assert_allclose(best.objective, _objective(L), rtol=1e-12)
-    for j in range(5):
-        mask = best.labels == j
-        if mask.any():
-            np.testing.assert_allclose(
-                best.params[j], X[mask].mean(axis=0), rtol=0, atol=1e-10
-            )
+    _assert_fixed_point(best, X, L, 1e-12, rtol=0, atol=1e-10)
 
 
 def test_sum_of_minimum_does_not_modify_inputs():
@@ -760,10 +769,7 @@ def test_sum_of_minimum_more_clusters_than_samples_raises():
 
 @pytest.mark.parametrize("seed", [0, 3])
 def test_sum_of_minimum_partition_repeated_completes_kmeans_n_iter(seed):
-    X, _, _ = _blobs(seed, n_samples=80, n_centers=4, std=2.5)
-    init, _ = kmeans_plusplus(X, 4, random_state=seed)
-    km = KMeans(4, init=init, n_init=1, algorithm="lloyd", tol=0).fit(X)
-    res = sum_of_minimum(X, 4, init=init, tol=0)
+    X, init, km, res = _kmeans_and_sum_of_minimum(seed)
     assert res.partition_repeated
     assert res.n_iter + 1 == km.n_iter_
     capped = sum_of_minimum(X, 4, init=init, tol=0, max_iter=1)

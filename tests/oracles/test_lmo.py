@@ -111,17 +111,23 @@ def test_lmo_rejects_non_vector_direction():
         SimplexLMO()(np.ones((2, 2)))
 
 
+def _assert_argmin_over_atoms(lmo, atoms, rng):
+    """For 30 directions drawn from ``rng``: the atom of least inner product,
+    every atom scored."""
+    for _ in range(30):
+        grad = rng.standard_normal(atoms.shape[1])
+        vertex, index, n_scored = lmo(grad)
+        assert index == np.argmin(atoms @ grad)
+        np.testing.assert_array_equal(vertex, atoms[index])
+        assert n_scored == atoms.shape[0]
+
+
 @pytest.mark.parametrize("chunk_size", [1, 3, 65536])
 def test_convex_hull_lmo_exact_scan_equals_argmin_over_atoms(chunk_size):
     rng = np.random.RandomState(1)
     atoms = rng.standard_normal((40, 6))
     lmo = ConvexHullLMO(chunk_size=chunk_size).fit(atoms)
-    for _ in range(30):
-        grad = rng.standard_normal(6)
-        vertex, index, n_scored = lmo(grad)
-        assert index == np.argmin(atoms @ grad)
-        np.testing.assert_array_equal(vertex, atoms[index])
-        assert n_scored == 40
+    _assert_argmin_over_atoms(lmo, atoms, rng)
 
 
 def _mips_indexes():
@@ -141,12 +147,7 @@ def test_convex_hull_lmo_with_exact_mips_equals_argmin_over_atoms(mips):
     # The given index is left unfitted; a fitted copy is stored.
     assert lmo.mips_ is not mips
     assert not hasattr(mips, "atoms_")
-    for _ in range(30):
-        grad = rng.standard_normal(4)
-        vertex, index, n_scored = lmo(grad)
-        assert index == np.argmin(atoms @ grad)
-        np.testing.assert_array_equal(vertex, atoms[index])
-        assert n_scored == 50
+    _assert_argmin_over_atoms(lmo, atoms, rng)
 
 
 def test_convex_hull_lmo_vertex_optimal_over_hull_points():

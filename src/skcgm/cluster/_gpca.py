@@ -21,7 +21,7 @@ from ..optim._gpca import (
     range_exponent,
     rescaled,
 )
-from ..optim._restarts import resolve_n_init, warn_if_fewer_distinct
+from ..optim._restarts import best_of_restarts, resolve_n_init, warn_if_fewer_distinct
 from ..optim._sum_of_min import (
     SOLVER_CONSTRAINTS,
     Naming,
@@ -474,16 +474,18 @@ class GPCAClusterer(
             plan = self._sum_of_product_plan(problem, init, weights)
             power = 2 * self.n_clusters
             message = product_overflow_message(self.n_clusters)
-        result = self._solve(
+        restarts = self._restarts(
             problem,
             self.n_clusters,
             weights,
             plan=plan,
-            warn=plan is None,
             init=init,
             init_score="gap",
             solver="exact",
         )
+        result = best_of_restarts(problem, **restarts)
+        if plan is None:
+            warn_if_fewer_distinct(result.labels, self.n_clusters, self._naming)
         params, n_iter = result.params, result.n_iter
         history = in_data_units(result.objective_history, power * x_exponent, message)
         # The labels of predict, through the same code (the sum-of-product

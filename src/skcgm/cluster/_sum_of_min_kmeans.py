@@ -9,6 +9,7 @@ from sklearn.base import (
 from sklearn.utils.validation import check_is_fitted
 
 from ..base import BaseSumOfMinimum
+from ..optim._restarts import best_of_restarts, warn_if_fewer_distinct
 from ..optim._sum_of_min import LOSSES, SOLVER_CONSTRAINTS, Naming
 from ..optim._sum_of_min_weights import inertia, normalized_weights
 from ..utils._sklearn_compat import HasMethods, StrOptions, _fit_context, validate_data
@@ -342,7 +343,9 @@ class SumOfMinKMeans(
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         problem = self._bind(X)
         options = {name: getattr(self, name) for name in _ENGINE_OPTIONS}
-        result = self._solve(problem, self.n_clusters, sample_weight, **options)
+        restarts = self._restarts(problem, self.n_clusters, sample_weight, **options)
+        result = best_of_restarts(problem, **restarts)
+        warn_if_fewer_distinct(result.labels, self.n_clusters, self._naming)
         self.cluster_centers_ = result.params
         self.labels_ = result.labels
         self.objective_ = result.objective

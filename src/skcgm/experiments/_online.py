@@ -235,18 +235,8 @@ class _SummarizedResult(ExperimentResult):
     summary_columns: list = field(default_factory=list)
 
     def to_text(self, width=100):
-        """The caption, the table and the summary table.
-
-        Parameters
-        ----------
-        width : int, default=100
-            Width the caption is wrapped to.
-
-        Returns
-        -------
-        text : str
-            Caption, main table, then the summary table.
-        """
+        """:meth:`ExperimentResult.to_text` (caption wrapped to ``width``, main
+        table), then the summary table."""
         summary = format_table(self.metadata["summary"], self.summary_columns)
         return super().to_text(width=width) + "\n\n" + summary
 

@@ -9,6 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..base import BaseSumOfMinimum
 from ..optim._mixed_linear_loss import MixedLinearLoss
+from ..optim._restarts import best_of_restarts, warn_if_fewer_distinct
 from ..optim._sum_of_min import SOLVER_CONSTRAINTS, Naming
 from ..optim._sum_of_min_weights import normalized_weights
 from ..utils._sklearn_compat import Interval, _fit_context, validate_data
@@ -373,8 +374,9 @@ class MixedLinearRegressor(RegressorMixin, BaseSumOfMinimum):
         # float64 whatever the dtype of X: weights beyond float32's range are
         # valid, the engine normalizes them.
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        result = self._solve(
-            self._bind(X, y),
+        problem = self._bind(X, y)
+        restarts = self._restarts(
+            problem,
             self.n_components,
             sample_weight,
             init=self._resolve_init(X.shape[1]),
@@ -382,6 +384,8 @@ class MixedLinearRegressor(RegressorMixin, BaseSumOfMinimum):
             solver=self.solver,
             empty_cluster="keep",
         )
+        result = best_of_restarts(problem, **restarts)
+        warn_if_fewer_distinct(result.labels, self.n_components, self._naming)
         n_features = X.shape[1]
         self.coef_ = np.ascontiguousarray(result.params[:, :n_features])
         if self.fit_intercept:

@@ -216,7 +216,9 @@ def check_square_range(X, *, input_name="X", dtype=None):
     largest = float(np.finfo(dtype).max)
     n_columns = X.shape[1] if len(X.shape) > 1 else 1
     bound = np.sqrt(largest / (16.0 * max(n_columns, 1)))
-    max_abs = float(np.max(np.abs(values)))
+    # Two reductions instead of np.abs(values): no temporary the size of X
+    # (the estimators that read X in place keep their memory at that of X).
+    max_abs = max(float(np.max(values)), -float(np.min(values)))
     if max_abs > bound:
         raise ValueError(
             f"{input_name} holds values up to {max_abs:.3g} in absolute value: "
