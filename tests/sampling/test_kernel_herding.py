@@ -618,3 +618,19 @@ def test_linear_nystroem_features_scale_with_the_data():
     atol = 1e-9 * expected.max()
     np.testing.assert_allclose(large.objective_history_, expected, rtol=1e-7, atol=atol)
     assert large.score(X * 1e145) == pytest.approx(small.score(X) * 1e290, abs=atol)
+
+
+@pytest.mark.parametrize("per_class", [False, True])
+def test_verbose_prints_one_line_per_iteration_with_the_mmd(capsys, per_class):
+    X = _mixture(60, seed=0)
+    y = np.repeat([0, 1], 30)
+    quiet = KernelHerdingSampler(12, per_class=per_class).fit(X, y)
+    assert capsys.readouterr().out == ""
+    loud = KernelHerdingSampler(12, per_class=per_class, verbose=1).fit(X, y)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == loud.n_iter_
+    # The printed squared MMD is the recorded objective, and verbosity does
+    # not change the fit.
+    printed = [float(line.split("squared MMD ")[1].split(",")[0]) for line in lines]
+    np.testing.assert_allclose(printed, loud.objective_history_, rtol=1e-5)
+    np.testing.assert_array_equal(quiet.sample_indices_, loud.sample_indices_)
