@@ -353,8 +353,11 @@ class SumOfMinKMeans(
         self.inertia_ = inertia(problem, result.objective, sample_weight)
         # KMeans counts the pass that finds the partition repeated, within
         # the iterations allowed (a solver object's own max_iter).
-        solver = self.solver if not isinstance(self.solver, str) else self
-        max_iter = getattr(solver, "max_iter", np.inf)
+        max_iter = (
+            self.max_iter
+            if isinstance(self.solver, str)
+            else getattr(self.solver, "max_iter", np.inf)
+        )
         self.n_iter_ = min(result.n_iter + result.partition_repeated, max_iter)
         self._n_features_out = self.n_clusters
         return self

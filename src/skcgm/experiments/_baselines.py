@@ -46,6 +46,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ..sampling import KernelHerdingSampler
+from ..utils._random import MAX_SEED
 from ..utils._sklearn_compat import validate_data
 
 # Relative floor of the variances: with noiseless data a component's
@@ -232,7 +233,7 @@ def fit_em_mixed_linear(
     mean_sq_norm = max(np.einsum("ij,ij->i", centered, centered).mean(), 1e-300)
     scale = np.sqrt(np.var(y) / mean_sq_norm)
     rng = check_random_state(random_state)
-    seeds = rng.randint(np.iinfo(np.int32).max, size=n_init)
+    seeds = rng.randint(MAX_SEED, size=n_init)
     runs = [_single_em(design, y, n_components, max_iter, tol, scale, s) for s in seeds]
     # The first of the runs with the largest log-likelihood.
     params, weights, variances, *rest = max(runs, key=lambda run: run[-1])

@@ -21,6 +21,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..cluster._gpca import GPCAClusterer
 from ..datasets import make_union_of_subspaces
+from ..utils._random import MAX_SEED
 from ._plot import Panel, draw
 from ._result import Column
 from ._runner import TrialRunner
@@ -167,7 +168,7 @@ def _standard_error(values):
 
 def _trial_seeds(seed):
     """The data and the fit seeds of the trial of ``seed``."""
-    return np.random.RandomState(seed).randint(np.iinfo(np.int32).max, size=2)
+    return np.random.RandomState(seed).randint(MAX_SEED, size=2)
 
 
 def _cells(run, trials, n_clusters, n_features, *args):

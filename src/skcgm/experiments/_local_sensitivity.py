@@ -28,6 +28,7 @@ from sklearn.linear_model import LogisticRegression
 from ..datasets import make_sensitivity_synthetic
 from ..optim import approximate_proximal_point
 from ..oracles import LogisticLoss
+from ..utils._random import MAX_SEED
 from ._plot import Panel, draw
 from ._result import Column
 from ._runner import TrialRunner
@@ -168,7 +169,7 @@ def _load(name, size, seed):
     """``(X, b, description)`` of a data set, labels in {-1, 1}; ``size`` from SIZES."""
     rng = np.random.RandomState(seed)
     if name == "synthetic":
-        draw = rng.randint(np.iinfo(np.int32).max)
+        draw = rng.randint(MAX_SEED)
         X, b, _ = make_sensitivity_synthetic(*size, random_state=draw)
         return X, b, "the paper's recipe (N(0,1) entries, sign(A x0 + 0.1 N(0,1)))"
     if name == "breast cancer":

@@ -8,9 +8,8 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.utils import check_random_state
 
+from ..utils._random import MAX_SEED
 from ._result import ExperimentResult, _versions
-
-_SEED_BOUND = np.iinfo(np.int32).max
 
 
 def _silent(message):
@@ -82,11 +81,11 @@ class TrialRunner:
 
     def seed(self):
         """The next seed of the run's stream."""
-        return int(self.rng.randint(_SEED_BOUND))
+        return int(self.rng.randint(MAX_SEED))
 
     def seeds(self, n):
         """The next ``n`` seeds of the run's stream, as an array."""
-        return self.rng.randint(_SEED_BOUND, size=n)
+        return self.rng.randint(MAX_SEED, size=n)
 
     def map(self, function, tasks):
         """``[function(*task) for task in tasks]`` on ``n_jobs`` workers."""

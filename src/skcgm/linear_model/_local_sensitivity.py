@@ -17,11 +17,11 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..optim import approximate_proximal_point
 from ..oracles import LogisticLoss
+from ..utils._random import MAX_SEED
 from ..utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
 from ..utils._validation import check_sample_weight
 from ._base import _BaseLinearClassifier, _check_warm_start
 
-_MAX_SEED = np.iinfo(np.int32).max
 _FLOAT64_MAX = float(np.finfo(np.float64).max)
 
 _LOSS = LogisticLoss()
@@ -587,7 +587,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         starts = self._starting_points(n_features, classes)
         n_problems = len(starts)
         rng = check_random_state(self.random_state)
-        seeds = [int(seed) for seed in rng.randint(_MAX_SEED, size=n_problems)]
+        seeds = [int(seed) for seed in rng.randint(MAX_SEED, size=n_problems)]
 
         positives = classes[1:] if n_problems == 1 else classes
         options = self._options()

@@ -20,11 +20,10 @@ from sklearn.utils import check_random_state
 
 from ..oracles import SRHT
 from ..utils._math import _next_power_of_two
+from ..utils._random import MAX_SEED
 from ._compadagrad import init_compadagrad_state
 from ._compadagrad_epochs import _fit_problem, _single_threaded_blas
 from ._row_readers import _rows
-
-_MAX_SEED = np.iinfo(np.int32).max
 
 
 def draw_seeds(random_state, n_problems):
@@ -32,8 +31,8 @@ def draw_seeds(random_state, n_problems):
     rng = check_random_state(random_state)
     # Always drawn in this order, so that fit and the first partial_fit use
     # the same projection.
-    projection_seed = int(rng.randint(_MAX_SEED))
-    seeds = [int(seed) for seed in rng.randint(_MAX_SEED, size=n_problems)]
+    projection_seed = int(rng.randint(MAX_SEED))
+    seeds = [int(seed) for seed in rng.randint(MAX_SEED, size=n_problems)]
     return projection_seed, seeds
 
 

@@ -16,6 +16,7 @@ from sklearn.utils import check_random_state
 
 from ..oracles._mips import LSHMIPS, ExactMIPS
 from ..utils._params import StrictInterval
+from ..utils._random import MAX_SEED
 from ..utils._sklearn_compat import StrOptions, validate_params
 from ._mdp import ActionConstrainedMDP
 
@@ -286,7 +287,7 @@ def sfwpo(
             index = LSHMIPS(
                 n_tables=n_tables,
                 n_bits=n_bits,
-                random_state=rng.randint(np.iinfo(np.int32).max),
+                random_state=rng.randint(MAX_SEED),
             )
         indexes.append(index.fit(actions[s]))
     centred = actions - actions.mean(axis=1, keepdims=True)

@@ -8,6 +8,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from ..utils._blocks import _controller, single_threaded_blas
+from ..utils._random import MAX_SEED
 from ..utils._sklearn_compat import _openmp_effective_n_threads
 from ._progress import Progress
 
@@ -118,9 +119,7 @@ def best_of_restarts(
     best : object
         The result of the run of lowest objective.
     """
-    seeds = check_random_state(random_state).randint(
-        np.iinfo(np.int32).max, size=n_init
-    )
+    seeds = check_random_state(random_state).randint(MAX_SEED, size=n_init)
     n_parallel = min(effective_n_jobs(n_jobs), n_init)
     runs = []
     if n_parallel == 1:

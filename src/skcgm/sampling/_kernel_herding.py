@@ -17,6 +17,7 @@ from sklearn.utils.validation import (
 from ..optim import KernelHerding
 from ..oracles import LSHMIPS, ConvexHullLMO, ExactMIPS, squared_mmd
 from ..utils._blocks import single_threaded_blas
+from ..utils._random import MAX_SEED
 from ..utils._sklearn_compat import (
     Interval,
     RealNotInt,
@@ -27,8 +28,6 @@ from ..utils._sklearn_compat import (
 )
 from ..utils._validation import check_sample_weight, check_square_range
 from ._base import _SamplerMixin, _take_rows
-
-_MAX_SEED = np.iinfo(np.int32).max
 
 
 def _candidate_budget(n_candidates, n_rows):
@@ -462,7 +461,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             self.feature_map_ = RBFSampler(
                 gamma=self._gamma,
                 n_components=self.n_components,
-                random_state=rng.randint(_MAX_SEED),
+                random_state=rng.randint(MAX_SEED),
             ).fit(X64)
         elif self.feature_map == "nystroem":
             # Nystroem floors the eigenvalues of its kernel matrix at the
@@ -478,7 +477,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
                 kernel=self.kernel,
                 gamma=self._gamma if self.kernel == "rbf" else None,
                 n_components=min(self.n_components, X.shape[0]),
-                random_state=rng.randint(_MAX_SEED),
+                random_state=rng.randint(MAX_SEED),
             ).fit(X64 / self._nystroem_scale)
         F = None if self.feature_map == "exact" else self._features(X64)
 
@@ -534,7 +533,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             n_bits=self.n_bits,
             n_probes=self.n_probes,
             n_candidates=_candidate_budget(self.n_candidates, F.shape[0]),
-            random_state=rng.randint(_MAX_SEED),
+            random_state=rng.randint(MAX_SEED),
         )
         return ConvexHullLMO(mips).fit(F)
 

@@ -8,6 +8,10 @@ two functions below turn it into the stream to draw from.
 import numpy as np
 from sklearn.utils import check_random_state
 
+#: Exclusive upper bound of the integer seeds drawn for sub-runs (restarts,
+#: one-vs-rest problems, trials): every seed is a valid ``random_state``.
+MAX_SEED = np.iinfo(np.int32).max
+
 
 def as_rng(random_state):
     """A RandomState or Generator to draw from; a Generator is kept as is.
