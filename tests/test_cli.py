@@ -15,7 +15,7 @@ from skcgm.experiments import EXPERIMENTS
 def _data_lines(text):
     """The table rows: the lines after the dashed rule."""
     lines = text.splitlines()
-    rule = next(i for i, line in enumerate(lines) if set(line) <= {"-", " "})
+    rule = next(i for i, line in enumerate(lines) if line and set(line) <= {"-", " "})
     return lines[rule - 1], lines[rule + 1 :]
 
 
@@ -68,22 +68,46 @@ def test_cli_compare_json_has_one_row_per_dataset_and_estimator(capsys):
     # Well-separated blobs: both Lloyd variants find the classes.
     blobs = {r["estimator"]: r for r in result["rows"] if r["dataset"] == "blobs"}
     assert blobs["SumOfMinKMeans"]["ari_mean"] > 0.95
-    # Progress goes to stderr, one line per fold.
-    assert "[compare] blobs: KMeans fold 5/5" in captured.err
+    # Progress goes to stderr, one line per data set.
+    progress = [line for line in captured.err.splitlines() if "x 5 folds" in line]
+    assert len(progress) == 2
+    assert progress[1].startswith(
+        "[compare] sum-of-minimum k-means: blobs, 3 estimators"
+    )
     assert "[compare]" not in captured.out
 
 
-def test_cli_compare_table_is_aligned_with_a_caption(capsys):
-    assert main(["compare", "--datasets", "iris", "--n-splits", "2"]) == 0
+def test_cli_compare_leads_with_tables_and_verdicts(capsys):
+    assert main(["compare", "--datasets", "iris", "subspaces", "--n-splits", "2"]) == 0
     out = capsys.readouterr().out
-    assert "2-fold StratifiedKFold(shuffle=True, random_state=0)" in out
-    assert f"{os.cpu_count()} cores" in out
+    # The first line is a table's title naming its baseline, not a legend.
+    assert out.splitlines()[0] == "sum-of-minimum k-means vs KMeans"
+    assert "fit time / KMeans" in out and "fit time / SpectralClustering" in out
+    # One verdict per data set, right under its table, before the protocol.
+    verdicts = re.findall(r"^  (\w+): (\S+) (wins|ties|loses) on ", out, re.MULTILINE)
+    assert [(v[0], v[1]) for v in verdicts] == [
+        ("iris", "SumOfMinKMeans"),
+        ("subspaces", "GPCAClusterer"),
+    ]
+    assert out.index("iris: SumOfMinKMeans") < out.index("subspaces  GPCAClusterer")
+    # The definitions wait for --explain.
+    assert "2-fold StratifiedKFold" not in out
+    assert "python -m skcgm compare --explain" in out
     header, rows = _data_lines(out)
     assert "fit time (s)" in header
-    assert len(rows) == 3
+    assert len(rows) >= 3
     # mean ± std cells line up on the ±, under their header.
-    assert len({row.index("±") for row in rows}) == 1
+    assert len({row.index("±") for row in rows[:3]}) == 1
     assert header.index("ARI") < rows[0].index("±")
+
+
+def test_cli_compare_explain_prints_the_protocol_after_the_tables(capsys):
+    assert main(["compare", "--datasets", "iris", "--n-splits", "2", "--explain"]) == 0
+    out = capsys.readouterr().out
+    protocol = out.index("2-fold StratifiedKFold(shuffle=True, random_state=0)")
+    assert out.index("iris: SumOfMinKMeans") < protocol
+    assert f"{os.cpu_count()} cores" in out
+    assert "--explain" not in out
 
 
 def test_cli_reproduce_kmeans_seeding_is_below_the_theorem_4_1_bound(capsys):
@@ -119,16 +143,23 @@ def test_cli_plot_without_matplotlib_says_what_to_install(
     assert not path.exists()
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["compare", "--datasets", "iris", "--n-splits", "2"],
-        ["reproduce", "kmeans-seeding", "--trials", "2"],
-    ],
-    ids=["compare", "reproduce"],
-)
-def test_cli_plot_writes_a_png(argv, tmp_path, capsys):
+def test_cli_reproduce_plot_writes_a_png(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     path = tmp_path / "figure.png"
-    assert main([*argv, "--plot", str(path)]) == 0
+    argv = ["reproduce", "kmeans-seeding", "--trials", "2", "--plot", str(path)]
+    assert main(argv) == 0
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_compare_plot_writes_one_png_per_family(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    directory = tmp_path / "figures"
+    argv = ["compare", "--datasets", "iris", "subspaces", "--n-splits", "2"]
+    assert main([*argv, "--plot", str(directory)]) == 0
+    names = sorted(path.name for path in directory.iterdir())
+    assert names == [
+        "compare-sum-of-minimum-k-means.png",
+        "compare-sum-of-minimum-subspace-clustering-gpca.png",
+    ]
+    for path in directory.iterdir():
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

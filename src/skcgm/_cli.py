@@ -7,9 +7,12 @@ Tables go to stdout (or JSON with ``--json``), progress to stderr, so that
 import argparse
 import importlib.util
 import json
+import pathlib
+import re
 import sys
 import textwrap
 import time
+from functools import partial
 
 from ._version import __version__
 from .experiments import (
@@ -75,11 +78,6 @@ def _build_parser():
         help="print the result as JSON on stdout instead of the table",
     )
     common.add_argument(
-        "--plot",
-        metavar="FILE.png",
-        help='save a figure (needs matplotlib: pip install "skcgm[plot]")',
-    )
-    common.add_argument(
         "--n-jobs",
         type=int,
         default=None,
@@ -101,8 +99,9 @@ def _build_parser():
         # Raw formatting keeps the epilog's layout, so wrap the description here.
         description=textwrap.fill(
             "Cross-validate each skcgm estimator against the baseline a user "
-            "would otherwise pick and print one table (held-out scores, mean ± "
-            "std over folds; fit time and its ratio to the baseline).",
+            "would otherwise pick and print, per estimator family, one table "
+            "(held-out scores, mean ± std over folds; fit time and its ratio "
+            "to the baseline) and a verdict per data set.",
             width=79,
         ),
         epilog=_compare_epilog(),
@@ -123,6 +122,17 @@ def _build_parser():
         help="cross-validation folds (StratifiedKFold for the clustering rows, "
         "KFold for the regression rows; default: 5)",
     )
+    compare.add_argument(
+        "--explain",
+        action="store_true",
+        help="print the metrics' definitions and each family's set-up after the tables",
+    )
+    compare.add_argument(
+        "--plot",
+        metavar="DIR",
+        help="save one figure per family in DIR, created if missing (needs "
+        'matplotlib: pip install "skcgm[plot]")',
+    )
 
     reproduce = commands.add_parser(
         "reproduce",
@@ -138,6 +148,11 @@ def _build_parser():
         choices=sorted(EXPERIMENTS),
         metavar="EXPERIMENT",
         help="name of the experiment (choices: %(choices)s)",
+    )
+    reproduce.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help='save the figure (needs matplotlib: pip install "skcgm[plot]")',
     )
     size = reproduce.add_mutually_exclusive_group()
     size.add_argument(
@@ -159,12 +174,22 @@ def _progress(prefix):
     return report
 
 
-def _save_plot(plot, result, path):
+def _save_plot(plot, result, path, **options):
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(7.0, 4.5))
-    plot(result, figure)
+    plot(result, figure, **options)
     figure.savefig(path, dpi=150)
+
+
+def _save_compare_plots(result, directory):
+    """One bar chart per family, ``DIR/compare-<family>.png``."""
+    directory = pathlib.Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    for family in dict.fromkeys(row["family"] for row in result.rows):
+        slug = re.sub(r"[^a-z0-9]+", "-", family.lower()).strip("-")
+        path = directory / f"compare-{slug}.png"
+        _save_plot(plot_compare, result, path, family=family)
 
 
 def main(argv=None):
@@ -203,7 +228,8 @@ def main(argv=None):
             n_jobs=args.n_jobs,
             progress=progress,
         )
-        plot = plot_compare
+        text = result.to_text(explain=args.explain)
+        save = partial(_save_compare_plots, result)
     else:
         experiment = get_experiment(args.experiment)
         progress = _progress(experiment.name)
@@ -214,15 +240,16 @@ def main(argv=None):
             n_jobs=args.n_jobs,
             progress=progress,
         )
-        plot = experiment.plot
+        text = result.to_text()
+        save = partial(_save_plot, experiment.plot, result)
 
     if args.json:
         json.dump(result.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
         print()
     else:
-        print(result.to_text())
+        print(text)
     if args.plot is not None:
-        _save_plot(plot, result, args.plot)
-        progress(f"figure written to {args.plot}")
+        save(args.plot)
+        progress(f"figures written to {args.plot}")
     progress(f"done in {time.perf_counter() - start:.1f} s")
     return 0

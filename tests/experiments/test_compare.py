@@ -1,8 +1,11 @@
 """Tests of the cross-validated comparisons behind ``skcgm compare``."""
 
 import json
+from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sklearn.datasets import make_blobs
 
 from skcgm.experiments import (
@@ -28,8 +31,11 @@ def test_run_compare_rows_ratios_and_progress():
         assert row["fit_time_ratio"] == pytest.approx(
             row["fit_time_mean"] / result.rows[-1]["fit_time_mean"]
         )
-    assert len(messages) == 3 * 3
-    assert messages[0] == "iris: SumOfMinKMeans fold 1/3"
+    # One line per data set, once its rows are done.
+    assert len(messages) == 1
+    assert messages[0].startswith(
+        "sum-of-minimum k-means: iris, 3 estimators x 3 folds"
+    )
     # JSON without NaN or numpy types.
     json.dumps(result.to_dict(), allow_nan=False)
 
@@ -71,11 +77,73 @@ def test_a_new_comparison_spec_adds_its_rows_and_metric_columns(monkeypatch):
     assert [row["dataset"] for row in result.rows] == ["tiny"] * 2 + ["iris"] * 3
     assert "n_iter_mean" in result.rows[0]
     assert "n_iter_mean" not in result.rows[-1]
-    text = result.to_text()
+    text = result.to_text(explain=True)
     assert "iterations" in text and "Lloyd iterations" in text
-    # iris has no iteration metric: it gets a table of its own, without that
-    # column, rather than a column of dashes.
+    # A comparison without a family gets a table of its own, titled by its
+    # data set, without iris' columns, rather than a column of dashes.
     tables = text.split("\n\n")
-    header = [table.splitlines()[0] for table in tables[-2:]]
-    assert "iterations" in header[0] and "iterations" not in header[1]
-    assert "—" not in tables[-1]
+    assert tables[0] == "tiny vs KMeans"
+    tiny, iris = tables[1], tables[tables.index("sum-of-minimum k-means vs KMeans") + 1]
+    assert "iterations" in tiny.splitlines()[0]
+    assert "iterations" not in iris.splitlines()[0]
+    assert "—" not in iris
+
+
+def _verdict_of(ours, theirs, better=True):
+    metric = Metric("score", "score (held-out)", None, "", greater_is_better=better)
+    spec = Comparison("toy", "", None, (), "base", (metric,))
+    rows = [
+        {"estimator": "ours", "score_folds": ours, "fit_time_ratio": 0.5},
+        {"estimator": "base", "score_folds": theirs, "fit_time_ratio": 1.0},
+    ]
+    return _compare._verdict(spec, *rows)
+
+
+def test_verdict_reads_paired_fold_differences():
+    # The same gain on every fold is significant however small it is.
+    assert _verdict_of([0.91, 0.81, 0.71], [0.90, 0.80, 0.70])["outcome"] == "wins"
+    # A mean gain smaller than two standard errors of the differences ties.
+    assert _verdict_of([0.95, 0.70, 0.90], [0.80, 0.85, 0.85])["outcome"] == "ties"
+    verdict = _verdict_of([0.2, 0.3, 0.4], [0.1, 0.2, 0.3], better=False)
+    assert verdict["outcome"] == "loses"
+    assert verdict["text"] == (
+        "toy: ours loses on score, 0.300 vs base 0.200, at 0.50x its fit time"
+    )
+
+
+@pytest.mark.parametrize("greater_is_better", [True, False])
+@given(
+    scores=st.lists(
+        st.tuples(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3)), min_size=2, max_size=8
+    )
+)
+def test_verdict_is_antisymmetric(scores, greater_is_better):
+    ours, theirs = map(list, zip(*scores))
+    forward = _verdict_of(ours, theirs, greater_is_better)["outcome"]
+    backward = _verdict_of(theirs, ours, greater_is_better)["outcome"]
+    flip = {"wins": "loses", "loses": "wins", "ties": "ties"}
+    assert backward == flip[forward]
+
+
+def test_online_comparison_plays_the_same_streams(monkeypatch):
+    spec = replace(_compare.COMPARISONS[-1], dataset="short", horizon=30)
+    monkeypatch.setattr(_compare, "COMPARISONS", (spec,))
+    result = run_compare(["short"], n_splits=2, random_state=1)
+    rows = {row["estimator"]: row for row in result.rows}
+    assert list(rows) == ["POBGA", "Mono-FW", "OBGA"]
+    for row in rows.values():
+        assert row["n_samples"] == 30
+        assert len(row["regret1_per_round_folds"]) == 2
+        assert row["fit_time_ratio"] == pytest.approx(
+            row["fit_time_mean"] / rows["Mono-FW"]["fit_time_mean"]
+        )
+    # OBGA projects and never calls the linear oracle; the others do.
+    assert rows["OBGA"]["n_lmo_calls_mean"] == 0
+    assert rows["POBGA"]["n_lmo_calls_mean"] > 0
+    (verdict,) = result.metadata["verdicts"]
+    assert (verdict["estimator"], verdict["baseline"]) == ("POBGA", "Mono-FW")
+    assert verdict["metric"] == "regret1_per_round"
+    again = run_compare(["short"], n_splits=2, random_state=1)
+    assert [r["regret1_per_round_folds"] for r in again.rows] == [
+        r["regret1_per_round_folds"] for r in result.rows
+    ]

@@ -89,3 +89,25 @@ def test_subset_model_trains_on_the_subset(subset, size):
     assert model.n_fit_samples_ == size
     assert model.model_.gamma == pytest.approx(1 / (64 * X.var()))
     assert 0.5 < model.score(X, y) <= 1.0
+
+
+def test_subset_model_passes_sampler_params_to_herding(monkeypatch):
+    from sklearn.datasets import load_digits
+    from sklearn.svm import SVC
+
+    from skcgm.experiments import _baselines
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:300], y[:300]
+    built = []
+    sampler = _baselines.KernelHerdingSampler
+    monkeypatch.setattr(
+        _baselines,
+        "KernelHerdingSampler",
+        lambda *args, **kwargs: built.append(kwargs) or sampler(*args, **kwargs),
+    )
+    params = {"feature_map": "rff", "maxip": "lsh"}
+    model = _baselines._SubsetModel(SVC(), n_samples=60, sampler_params=params)
+    model.fit(X, y)
+    assert model.n_fit_samples_ == 60
+    assert {k: built[0][k] for k in params} == params

@@ -57,7 +57,9 @@ def test_failure_criterion_on_a_hand_made_case():
     assert run_failed(X, y, np.array([[ridge], [ridge]]), true_coef, alpha)
     assert run_failed(X, y, np.array([[0.0], [ridge]]), true_coef, alpha)
     # A fitted MixedLinearRegressor from the proposed seeding succeeds.
-    estimator = MixedLinearRegressor(2, alpha=alpha, tol=0, random_state=0).fit(X, y)
+    estimator = MixedLinearRegressor(
+        2, alpha=alpha, fit_intercept=False, tol=0, random_state=0
+    ).fit(X, y)
     assert not run_failed(X, y, estimator.coef_, true_coef, alpha)
     np.testing.assert_allclose(np.sort(estimator.coef_.ravel()), [-ridge, ridge])
 
@@ -136,6 +138,8 @@ def test_mlr_trials_count_failures_like_an_independent_check():
     )
     estimator = MixedLinearRegressor(
         4,
+        alpha=0.01,
+        fit_intercept=False,
         init="k-means++",
         init_score="gradient",
         n_init=1,

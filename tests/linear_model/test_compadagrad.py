@@ -106,15 +106,19 @@ def _diagonal(delta):
     return lambda G, diag_sq: np.diag(delta + np.sqrt(diag_sq))
 
 
-def _full_matrix(delta, variant):
-    """Full-matrix AdaGrad: (G + delta I)^{1/2} ('paper'), G^{1/2} + delta I."""
+def _full_matrix(delta, variant, n_padded=None):
+    """Full-matrix AdaGrad: (G + delta I)^{1/2} ('paper'), G^{1/2} + delta I
+    ('theory') or (G^{1/2} + delta I) / sqrt(n_padded) ('balanced': the
+    subspace rate eta sqrt(k) with k = n_padded)."""
 
     def preconditioner(G, diag_sq):
         inside = delta if variant == "paper" else 0.0
         eigvals, eigvecs = np.linalg.eigh(G + inside * np.eye(G.shape[0]))
         root = np.sqrt(np.maximum(eigvals, 0.0))
-        if variant == "theory":
+        if variant != "paper":
             root = root + delta
+        if variant == "balanced":
+            root = root / np.sqrt(n_padded)
         return (eigvecs * root) @ eigvecs.T
 
     return preconditioner
@@ -177,7 +181,7 @@ def test_no_subspace_is_diagonal_adagrad(global_random_seed, loss, penalty):
     assert model.n_iter_ == 3
 
 
-@pytest.mark.parametrize("variant", ["paper", "theory"])
+@pytest.mark.parametrize("variant", ["paper", "theory", "balanced"])
 @pytest.mark.parametrize("n_features", [8, 6])
 @pytest.mark.parametrize("penalty", ["l2", None])
 def test_full_subspace_is_full_matrix_adagrad(
@@ -185,13 +189,14 @@ def test_full_subspace_is_full_matrix_adagrad(
 ):
     # n_components >= n_features: the whole padded space, k = n, so
     # CompAdaGrad is full-matrix AdaGrad with H = (G + delta I)^{1/2} (paper,
-    # eq. 5) or G^{1/2} + delta I (theory, eq. 19), in the original space too
-    # since the padded block decouples.
+    # eq. 5), G^{1/2} + delta I (theory, eq. 19) or that over sqrt(n)
+    # (balanced), in the original space too since the padded block decouples.
     X, y = _binary_data(n_samples=40, n_features=n_features, random_state=0)
     params = dict(loss="log_loss", eta0=0.2, alpha=0.05, delta=0.1, batch_size=3)
     params.update(n_components=n_features, variant=variant, penalty=penalty)
     params.update(shuffle=False, max_iter=4, tol=None, random_state=global_random_seed)
-    model, (x, b) = _fit_and_brute_force(X, y, _full_matrix(0.1, variant), params)
+    preconditioner = _full_matrix(0.1, variant, n_padded=8)
+    model, (x, b) = _fit_and_brute_force(X, y, preconditioner, params)
     assert model.n_components_ == 8 == model.projection_.n_padded_
     assert_allclose(model.coef_.ravel(), x, rtol=1e-10, atol=1e-10)
     assert_allclose(model.intercept_, [b], rtol=1e-10, atol=1e-12)

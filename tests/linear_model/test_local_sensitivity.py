@@ -103,7 +103,7 @@ def test_full_equals_logistic_regression_on_breast_cancer():
     X, y = load_breast_cancer(return_X_y=True)
     X = StandardScaler().fit_transform(X)
     reference = LogisticRegression(solver="newton-cholesky", tol=1e-12).fit(X, y)
-    ours = LocalSensitivityLogistic(sampling="full", tol=1e-10).fit(X, y)
+    ours = LocalSensitivityLogistic(sampling="full", tol=1e-10, max_iter=1000).fit(X, y)
     assert_allclose(ours.coef_, reference.coef_, rtol=0, atol=1e-6)
     assert_allclose(ours.intercept_, reference.intercept_, rtol=0, atol=1e-6)
 
@@ -178,6 +178,10 @@ def test_sampled_modes_fit_well(sampling, leverage):
     X = StandardScaler().fit_transform(X)
     model = LocalSensitivityLogistic(
         sampling=sampling,
+        # sample_size='auto' would not sample 569 rows; with 57 draws the
+        # noise-floor rule stops after 94 to 130 rounds (theorem9).
+        sample_size=0.1,
+        max_iter=1000,
         leverage=leverage,
         # Fewer sketch rows than samples, so that a sketch is drawn.
         n_components=200 if leverage == "sketch" else None,
@@ -259,7 +263,9 @@ def test_theorem9_scores_beat_theorem10_and_uniform_with_a_small_prox_weight():
 
 def test_history_keys_and_lengths():
     X, y = _data()
-    model = LocalSensitivityLogistic(max_iter=7, n_iter_no_change=None, random_state=0)
+    model = LocalSensitivityLogistic(
+        sample_size=0.1, max_iter=7, n_iter_no_change=None, random_state=0
+    )
     with pytest.warns(ConvergenceWarning, match="max_iter=7"):
         model.fit(X, y)
     assert_array_equal(model.n_iter_, [7])
@@ -280,7 +286,9 @@ def test_history_keys_and_lengths():
     assert len(indices) == history["n_distinct"][-1]
     assert np.all(weights > 0)
     # Other samplers have no total sensitivity; 'full' uses every row.
-    uniform = LocalSensitivityLogistic(sampling="uniform", random_state=0).fit(X, y)
+    uniform = LocalSensitivityLogistic(
+        sampling="uniform", sample_size=0.1, random_state=0
+    ).fit(X, y)
     assert np.all(np.isnan(uniform.history_[0]["total_sensitivity"]))
     full = LocalSensitivityLogistic(sampling="full").fit(X, y)
     assert_array_equal(full.sample_indices_[0], np.arange(len(y)))
@@ -302,14 +310,18 @@ def test_noise_floor_rule():
     # n_iter_no_change stops the sampled modes once F(x_t) has not improved
     # on its best value for that many rounds; None runs to max_iter.
     X, y = _data()
-    model = LocalSensitivityLogistic(n_iter_no_change=5, random_state=0).fit(X, y)
+    model = LocalSensitivityLogistic(
+        sample_size=0.1, n_iter_no_change=5, random_state=0
+    ).fit(X, y)
     n_iter = model.n_iter_[0]
     assert n_iter < model.max_iter
     objective = model.history_[0]["objective"]
     assert np.all(objective[-5:] >= objective[: n_iter - 4].min())
     assert objective[n_iter - 5] == objective[: n_iter - 4].min()
     # The rule does not apply to 'full': it stops on tol.
-    full = LocalSensitivityLogistic(sampling="full", n_iter_no_change=1).fit(X, y)
+    full = LocalSensitivityLogistic(
+        sampling="full", n_iter_no_change=1, max_iter=1000
+    ).fit(X, y)
     assert full.history_[0]["grad_norm"][-1] <= full.tol
 
 
@@ -385,14 +397,15 @@ def test_n_jobs_does_not_change_the_result():
 
 def test_reproducible_with_random_state():
     X, y = _data()
-    first = LocalSensitivityLogistic(random_state=3).fit(X, y)
-    second = LocalSensitivityLogistic(random_state=3).fit(X, y)
+    # sample_size='auto' does not sample data this small: draw explicitly.
+    first = LocalSensitivityLogistic(sample_size=0.1, random_state=3).fit(X, y)
+    second = LocalSensitivityLogistic(sample_size=0.1, random_state=3).fit(X, y)
     assert_array_equal(first.coef_, second.coef_)
     assert_array_equal(first.sample_indices_[0], second.sample_indices_[0])
     rng = np.random.RandomState(3)
-    third = LocalSensitivityLogistic(random_state=rng).fit(X, y)
+    third = LocalSensitivityLogistic(sample_size=0.1, random_state=rng).fit(X, y)
     assert_array_equal(third.coef_, first.coef_)
-    other = LocalSensitivityLogistic(random_state=4).fit(X, y)
+    other = LocalSensitivityLogistic(sample_size=0.1, random_state=4).fit(X, y)
     assert not np.allclose(other.coef_, first.coef_)
 
 
@@ -577,7 +590,7 @@ def test_blas_limit_is_restored():
 
 def test_verbose_prints_the_rounds(capsys):
     X, y = _data()
-    LocalSensitivityLogistic(verbose=1, random_state=0).fit(X, y)
+    LocalSensitivityLogistic(sample_size=0.1, verbose=1, random_state=0).fit(X, y)
     out = capsys.readouterr().out
     assert "Proximal point round 1:" in out
 
@@ -721,7 +734,9 @@ def test_data_whose_squares_overflow_is_refused_naming_x():
 def test_radius_beyond_float64_names_prox_weight():
     # ||grad F|| / prox_weight overflowed: history_['radius'] held inf.
     X, y = _huge_rows()
-    model = LocalSensitivityLogistic(C=1e300, prox_weight=1e-300, random_state=0)
+    model = LocalSensitivityLogistic(
+        C=1e300, prox_weight=1e-300, sample_size=0.1, random_state=0
+    )
     with pytest.raises(ValueError, match="prox_weight=1e-300 is too small"):
         model.fit(X, y)
 
@@ -752,7 +767,11 @@ def test_tiny_prox_weight_keeps_the_leverage_defined(leverage):
     X = rng.standard_normal((5, 4)) * 1e-9
     y = rng.randint(0, 2, 5)
     model = LocalSensitivityLogistic(
-        prox_weight=1e-300, leverage=leverage, max_iter=2, random_state=0
+        prox_weight=1e-300,
+        leverage=leverage,
+        sample_size=0.1,
+        max_iter=2,
+        random_state=0,
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

@@ -31,7 +31,8 @@ def _sqrt_psd_from_rows(Z):
 
 
 def _dense_proximal_matrix(projection, grads, *, tau, delta, variant):
-    """H_t of eq. (5) ('paper') or eq. (19) ('theory', any tau), densely."""
+    """H_t of eq. (5) ('paper'), eq. (19) ('theory', any tau) or eq. (19) with
+    the subspace part over sqrt(k) ('balanced'), densely."""
     Pi = projection.components_
     k, n = Pi.shape
     c2 = projection.scale_**2
@@ -44,6 +45,9 @@ def _dense_proximal_matrix(projection, grads, *, tau, delta, variant):
         else:
             Pt = Pi / np.sqrt(c2)
             K = _sqrt_psd_from_rows(Z @ Pt.T) + delta * np.eye(k)
+            if variant == "balanced":
+                # The subspace step at the rate eta sqrt(k).
+                K /= np.sqrt(k)
             H += Pt.T @ K @ Pt
     if k < n:
         P_perp = np.eye(n) - Pi.T @ Pi / c2
@@ -240,7 +244,7 @@ def test_zero_components_equals_diagonal_adagrad(n_features):
 # -- one step against the dense solve -------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["paper", "theory"])
+@pytest.mark.parametrize("variant", ["paper", "theory", "balanced"])
 @pytest.mark.parametrize("scaling", ["srht", "orthonormal"])
 @pytest.mark.parametrize("n_components, tau", [(3, 1.0), (6, 0.3), (11, 2.0)])
 def test_l2_step_equals_dense_solve(variant, scaling, n_components, tau):
@@ -281,7 +285,7 @@ def test_l2_step_with_tau_zero_and_positive_alpha():
     assert errors.max() < 1e-10
 
 
-@pytest.mark.parametrize("variant", ["paper", "theory"])
+@pytest.mark.parametrize("variant", ["paper", "theory", "balanced"])
 @pytest.mark.parametrize("n_components", [2, 5, 9])
 def test_theory_and_paper_variants_match_dense_mirror_descent(variant, n_components):
     # Several steps (fewer and more than k, so S is singular then full rank) of
@@ -345,7 +349,7 @@ def _run_l1(projection, grads, *, oracle, alpha, variant, tau=0.8):
     return np.asarray(errors), n_zeros
 
 
-@pytest.mark.parametrize("variant", ["paper", "theory"])
+@pytest.mark.parametrize("variant", ["paper", "theory", "balanced"])
 @pytest.mark.parametrize("n_features, n_components", [(16, 3), (31, 8), (32, 12)])
 @pytest.mark.parametrize("alpha", [0.05, 0.3, 1.0])
 def test_l1_step_equals_lars_path_gram(variant, n_features, n_components, alpha):
@@ -823,7 +827,7 @@ def test_l1_steps_emit_no_warning_on_typical_data():
 # -- elastic net ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["paper", "theory"])
+@pytest.mark.parametrize("variant", ["paper", "theory", "balanced"])
 @pytest.mark.parametrize(
     "n_features, n_components", [(12, 0), (12, 3), (20, 8), (16, 16)]
 )

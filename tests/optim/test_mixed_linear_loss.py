@@ -34,22 +34,15 @@ def _width(X, fit_intercept):
     return X.shape[1] + fit_intercept
 
 
-@pytest.mark.parametrize("fit_intercept", [False, True])
-def test_sample_minimizers_closed_form_and_brute_force(
-    global_random_seed, fit_intercept
-):
+def test_sample_minimizers_closed_form_and_brute_force(global_random_seed):
     X, y = _data(global_random_seed, n_samples=6)
-    alpha = 0.3
-    loss = MixedLinearLoss(alpha=alpha, fit_intercept=fit_intercept).bind(X, y)
+    alpha, fit_intercept = 0.3, False
+    loss = MixedLinearLoss(alpha=alpha).bind(X, y)
     minimizers = loss.sample_minimizers(np.arange(6), None)
     min_values = loss.sample_min_values()
     sq_norms = (X**2).sum(axis=1)
-    if fit_intercept:
-        closed_x = np.hstack([np.zeros_like(X), y[:, None]])
-        closed_f = np.zeros(6)
-    else:
-        closed_x = (y / (sq_norms + alpha))[:, None] * X
-        closed_f = alpha * y**2 / (2 * (sq_norms + alpha))
+    closed_x = (y / (sq_norms + alpha))[:, None] * X
+    closed_f = alpha * y**2 / (2 * (sq_norms + alpha))
     assert_allclose(minimizers, closed_x, atol=1e-14)
     assert_allclose(min_values, closed_f, atol=1e-14)
     for i in range(6):
@@ -65,6 +58,38 @@ def test_sample_minimizers_closed_form_and_brute_force(
         # eigenvalue of the Hessian (small along the intercept).
         assert_allclose(minimizers[i], result.x, atol=1e-5)
         assert_allclose(min_values[i], result.fun, atol=1e-10)
+
+
+def test_intercept_seeds_are_minimizers_through_the_centroid(global_random_seed):
+    # With an intercept f_i* = 0 at the constant predictor (0, b_i), a useless
+    # seed; the seeds are the minimizers of f_i over the models through the
+    # centroid (mean a, mean b): closed form (the seeds without intercept of
+    # the centred data) and brute force over the slopes.
+    X, y = _data(global_random_seed, n_samples=6)
+    y = y + 5.0
+    alpha = 0.3
+    loss = MixedLinearLoss(alpha=alpha, fit_intercept=True).bind(X, y)
+    assert_array_equal(loss.sample_min_values(), np.zeros(6))
+    seeds = loss.sample_minimizers(np.arange(6), None)
+    centred_X, centred_y = X - X.mean(axis=0), y - y.mean()
+    sq_norms = (centred_X**2).sum(axis=1)
+    slopes = (centred_y / (sq_norms + alpha))[:, None] * centred_X
+    assert_allclose(seeds[:, :-1], slopes, atol=1e-14)
+    assert_allclose(seeds[:, -1], y.mean() - slopes @ X.mean(axis=0), atol=1e-13)
+    for i in range(6):
+
+        def through_centroid(w, i=i):
+            x = np.append(w, y.mean() - X.mean(axis=0) @ w)
+            return _loss(X[i : i + 1], y[i : i + 1], x, alpha, True)[0]
+
+        result = minimize(
+            through_centroid, np.ones(3), method="BFGS", options={"gtol": 1e-10}
+        )
+        assert_allclose(seeds[i, :-1], result.x, atol=1e-5)
+        # No worse for its sample than the flat model through the centroid.
+        own = loss.loss_vector(seeds[i])
+        assert own[i] == pytest.approx(result.fun, abs=1e-10)
+        assert own[i] <= 0.5 * (y[i] - y.mean()) ** 2
 
 
 @pytest.mark.parametrize("fit_intercept", [False, True])
@@ -210,12 +235,17 @@ def test_group_statistics_add_up_over_blocks(fit_intercept):
 @pytest.mark.parametrize("fit_intercept", [False, True])
 def test_own_minimizer_has_exactly_zero_gap_and_gradient(fit_intercept):
     # The seeding's D^2 weights of a chosen sample (and of its duplicates) must
-    # be exactly zero, not rounding noise.
+    # be exactly zero, not rounding noise. With an intercept the seeds are not
+    # the minimizers (0, b_i) (see the intercept seeds' test), but the gaps
+    # and gradients are those of f_i, zero there.
     X, y = _data(5, n_samples=10)
     X, y = np.vstack([X, X[:3]]), np.concatenate([y, y[:3]])
     loss = MixedLinearLoss(alpha=0.01, fit_intercept=fit_intercept).bind(X, y)
     for i in range(3):
-        x = loss.sample_minimizers([i], None)[0]
+        if fit_intercept:
+            x = np.append(np.zeros(X.shape[1]), y[i])
+        else:
+            x = loss.sample_minimizers([i], None)[0]
         for scores in (loss.gap_vector(x), loss.grad_sq_norm_vector(x)):
             assert scores[i] == 0 and scores[10 + i] == 0
             assert np.all(np.delete(scores, [i, 10 + i]) > 0)

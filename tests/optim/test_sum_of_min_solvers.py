@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from sklearn.cluster import KMeans
 from sklearn.datasets import make_blobs
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import adjusted_rand_score
 
 from skcgm.cluster import SumOfMinKMeans
@@ -92,8 +93,11 @@ def test_gradient_solvers_never_increase_objective_for_small_step(
     problem = SquaredEuclideanLoss().bind(X)
     start = _start(X, 4, global_random_seed)
     weights = np.random.RandomState(global_random_seed).uniform(0.5, 2, X.shape[0])
+    # Numerical trouble fails the test; a small step that does not converge
+    # within max_iter is expected to say so.
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)
         result = solver.solve(
             problem, start, weights, np.random.RandomState(global_random_seed)
         )

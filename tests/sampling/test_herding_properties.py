@@ -87,7 +87,7 @@ def _samplers(draw):
     return KernelHerdingSampler(
         n_samples=draw(st.integers(1, 15)),
         kernel=kernel,
-        gamma=draw(st.sampled_from([None, 1e-3, 1.0, 1e3])),
+        gamma=draw(st.sampled_from(["scale", "auto", 1e-3, 1.0, 1e3])),
         feature_map=feature_map,
         n_components=draw(st.integers(1, 8)),
         maxip=maxip,

@@ -95,6 +95,22 @@ class SumOfMinKMeans(
         ``reclassify_every``, ``momentum``, ``size_change_factor``,
         ``empty_cluster``, ``max_iter`` and ``tol`` then do not apply.
 
+        'momentum' ends, like 'exact', at a fixed point of Lloyd's algorithm,
+        by another path through the partitions, in 1.6 to 7 times the
+        iterations. From the same seeding, at ``momentum=0.5`` and
+        ``size_change_factor=1.9`` (the defaults of
+        :class:`~skcgm.optim.MomentumLloyd`), its inertia over exact's
+        (geometric mean over 10 seeds) is 0.95 with unequal cluster sizes and
+        with elongated clusters, 0.96 on overlapping blobs, 0.98 on
+        ``load_digits`` and on well-separated blobs, and 1.00 on
+        ``load_iris`` and on 32 blobs in 32 dimensions: it escapes some poor
+        local minima of 'exact' (merged or split clusters), but a single run
+        can also end worse (one overlapping-blob run in ten at 1.31 times
+        exact's inertia). It does not converge faster: for this loss one
+        exact step solves every group. See
+        :class:`~skcgm.optim.MomentumLloyd` for the effect of each
+        hyper-parameter.
+
     eta0 : float, default=None
         Step size :math:`\\gamma` of 'gd' and 'momentum'. None means
         :math:`1/L = 1` for 'gd' (Theorem 4.6; then 'gd' equals 'exact') and
@@ -110,7 +126,7 @@ class SumOfMinKMeans(
     momentum : float, default=0.5
         Momentum :math:`\\beta \\in [0, 1)` of 'momentum'.
 
-    size_change_factor : float, default=1.5
+    size_change_factor : float, default=1.9
         Bound :math:`\\alpha > 1` on the relative change of a cluster's size
         at a reclassification of 'momentum' (eq. 3.12). A
         :class:`~sklearn.exceptions.ConvergenceWarning` is raised when
@@ -260,7 +276,7 @@ class SumOfMinKMeans(
         eta0=None,
         reclassify_every=1,
         momentum=0.5,
-        size_change_factor=1.5,
+        size_change_factor=1.9,
         empty_cluster="relocate",
         n_init="auto",
         max_iter=300,

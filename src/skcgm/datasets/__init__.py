@@ -8,6 +8,7 @@ from ._classification import (
 )
 from ._digits_prototypes import digits_prototype_features
 from ._gaussian_mixture import make_gaussian_mixture
+from ._heavy_tailed import make_heavy_tailed_classification
 from ._mdp import ActionConstrainedMDP, make_action_constrained_mdp
 from ._mixed_linear import make_mixed_linear_regression
 from ._online_nqp import make_decentralized_nqp, make_online_nqp
@@ -20,6 +21,7 @@ __all__ = [
     "make_correlated_classification",
     "make_decentralized_nqp",
     "make_gaussian_mixture",
+    "make_heavy_tailed_classification",
     "make_logistic_classification",
     "make_mixed_linear_regression",
     "make_online_nqp",

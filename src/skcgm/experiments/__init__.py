@@ -10,8 +10,10 @@ from ._compadagrad import run_compadagrad
 from ._compare import (
     COMPARISONS,
     Candidate,
+    CompareResult,
     Comparison,
     Metric,
+    OnlineComparison,
     plot_compare,
     run_compare,
 )
@@ -30,10 +32,12 @@ __all__ = [
     "EXPERIMENTS",
     "Candidate",
     "Column",
+    "CompareResult",
     "Comparison",
     "Experiment",
     "ExperimentResult",
     "Metric",
+    "OnlineComparison",
     "best_matching_accuracy",
     "fit_em_mixed_linear",
     "format_table",

@@ -283,7 +283,8 @@ class _SubsetModel(BaseEstimator):
 
     ``fit`` picks ``n_samples`` training points, with
     :class:`~skcgm.sampling.KernelHerdingSampler` (``per_class=True``, RBF
-    kernel of the model's ``gamma``), uniformly at random (stratified), or
+    kernel of the model's ``gamma``, further options in ``sampler_params``,
+    e.g. random features and the LSH index), uniformly at random (stratified), or
     keeps all of them, then fits a clone of ``model`` on them; ``score``
     and ``predict`` delegate to the fitted model. The RBF ``gamma`` of the
     model and of herding is scikit-learn's ``'scale'``,
@@ -291,10 +292,18 @@ class _SubsetModel(BaseEstimator):
     the three subsets use the same kernel.
     """
 
-    def __init__(self, model, subset="herding", n_samples=100, random_state=None):
+    def __init__(
+        self,
+        model,
+        subset="herding",
+        n_samples=100,
+        sampler_params=None,
+        random_state=None,
+    ):
         self.model = model
         self.subset = subset
         self.n_samples = n_samples
+        self.sampler_params = sampler_params
         self.random_state = random_state
 
     def fit(self, X, y):
@@ -302,7 +311,12 @@ class _SubsetModel(BaseEstimator):
         n_samples, seed = self.n_samples, self.random_state
         if self.subset == "herding":
             sampler = KernelHerdingSampler(
-                n_samples, kernel="rbf", gamma=gamma, per_class=True, random_state=seed
+                n_samples,
+                kernel="rbf",
+                gamma=gamma,
+                per_class=True,
+                random_state=seed,
+                **(self.sampler_params or {}),
             )
             X, y = sampler.fit_resample(X, y)
         elif self.subset == "random":

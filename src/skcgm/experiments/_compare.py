@@ -6,26 +6,35 @@ estimator families add their rows by appending :class:`Comparison` specs to
 :data:`COMPARISONS`; the table's columns are the union of their metrics.
 """
 
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from operator import itemgetter
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 from sklearn.base import clone
 from sklearn.cluster import KMeans, SpectralClustering
-from sklearn.datasets import load_breast_cancer, load_digits, load_iris, make_blobs
+from sklearn.datasets import (
+    load_breast_cancer,
+    load_digits,
+    load_iris,
+    make_blobs,
+    make_classification,
+)
 from sklearn.linear_model import LinearRegression, LogisticRegression, SGDClassifier
 from sklearn.metrics import adjusted_rand_score, log_loss
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
-from sklearn.utils import _safe_indexing
+from sklearn.utils import _safe_indexing, check_random_state
 
 from ..cluster import GPCAClusterer, SumOfMinKMeans
 from ..datasets import (
+    make_correlated_classification,
     make_logistic_classification,
     make_mixed_linear_regression,
     make_union_of_subspaces,
@@ -35,9 +44,11 @@ from ..linear_model import (
     LocalSensitivityLogistic,
     MixedLinearRegressor,
 )
+from ..utils._random import MAX_SEED
 from ._baselines import _MixedLinearEM, _SubsetModel, _UniformSubsetLogistic
 from ._gpca_tables import best_matching_accuracy
-from ._result import Column
+from ._online import N_FEATURES, SPECS, _comparator, _run_learner
+from ._result import Column, ExperimentResult, _blocks_by_columns, format_table
 from ._runner import TrialRunner
 
 
@@ -109,6 +120,10 @@ class Metric:
         Call ``scorer(estimator, X_test, y_test, truth)`` with the ground
         truth that the data set's ``load`` returns third (e.g. the true
         coefficients of generated data).
+    greater_is_better : bool, default=True
+        Whether a higher score is better (as in
+        :func:`~sklearn.metrics.make_scorer`); the verdict under a table
+        reads the first metric of a comparison this way.
 
     See Also
     --------
@@ -135,6 +150,7 @@ class Metric:
     fmt: str = ".3f"
     show_std: bool = True
     needs_truth: bool = False
+    greater_is_better: bool = True
 
 
 @dataclass(frozen=True)
@@ -178,6 +194,10 @@ class Comparison:
         Score each fit on its own training fold (the metrics read
         ``labels_``) rather than on the held-out fold, for estimators without
         ``predict`` such as :class:`~sklearn.cluster.SpectralClustering`.
+    family : str, default=""
+        Title of the table the rows go to: comparisons of one family (the
+        k-means data sets) share a table, whose ratio column names the
+        baseline. Empty: a table of its own, titled by ``dataset``.
 
     See Also
     --------
@@ -192,7 +212,8 @@ class Comparison:
     >>> from skcgm.experiments import COMPARISONS, Candidate, Comparison, Metric
     >>> [comparison.dataset for comparison in COMPARISONS]
     ['iris', 'digits', 'blobs', 'mixed-lines', 'subspaces', 'digits-herding',
-     'digits-compadagrad', 'breast-cancer', 'logistic']
+     'mixture-herding', 'digits-compadagrad', 'breast-cancer', 'correlated',
+     'logistic', 'online-nqp']
     >>> def n_iter(estimator, X, y):
     ...     return estimator.n_iter_
     >>> kmeans = Candidate("KMeans", lambda k, seed: KMeans(k, random_state=seed))
@@ -218,6 +239,139 @@ class Comparison:
     cv: type = StratifiedKFold
     n_groups: int | None = None
     on_fitted_labels: bool = False
+    family: str = ""
+
+    def evaluate(self, run, n_splits, random_state):
+        """Cross-validate every candidate; one row of fold scores each.
+
+        Parameters
+        ----------
+        run : TrialRunner
+            Maps the folds onto its workers.
+        n_splits : int
+            Folds of :attr:`cv`.
+        random_state : int
+            Seed of the data, the folds and every estimator.
+
+        Returns
+        -------
+        rows : list of dict
+            Per candidate, ``<metric>_folds`` and ``fit_time_folds``.
+        """
+        X, y, *truth = self.load(random_state)
+        args = (X, y, self.metrics, truth[:1])
+        cv = self.cv(n_splits, shuffle=True, random_state=random_state)
+        # Estimators without predict are scored on the labels of their fit.
+        splits = [(t, t if self.on_fitted_labels else s) for t, s in cv.split(X, y)]
+        k = self.n_groups or len(np.unique(y))
+        rows = []
+        for candidate in self.candidates:
+            estimator = candidate.make(k, random_state)
+            tasks = [(clone(estimator), fit, scored, *args) for fit, scored in splits]
+            folds = run.map(_fit_and_score, tasks)
+            rows.append(
+                {
+                    "estimator": candidate.name,
+                    "n_samples": X.shape[0],
+                    "n_features": X.shape[1],
+                    "n_classes": k,
+                    **{f"{key}_folds": [f[key] for f in folds] for key in folds[0]},
+                }
+            )
+        return rows
+
+
+@dataclass(frozen=True)
+class OnlineComparison(Comparison):
+    """Online learners played on seeded streams instead of folds.
+
+    Each of the ``n_splits`` trials draws a stream of
+    :func:`~skcgm.datasets.make_online_nqp` (the NQP of ``reproduce pobga``)
+    at :attr:`horizon`, its comparator (continuous greedy on the sum of the
+    stream) and one seed for the gradient noise and the learner; every
+    candidate, a learner named as in ``reproduce pobga``, plays the same
+    streams. A metric's scorer reads the trial's outcome, a dict with
+    ``horizon``, ``regret1``, ``n_lmo_calls`` and ``wall_time`` (the fit
+    time).
+
+    Parameters
+    ----------
+    dataset : str
+        Name of the comparison.
+    description : str
+        The stream's recipe.
+    load : None
+        Unused: the streams are drawn from the trial seeds.
+    candidates : tuple of Candidate
+        Learners, named as in ``reproduce pobga``; ours first.
+    baseline : str
+        Name of the candidate that fit-time ratios divide by.
+    metrics : tuple of Metric
+        Scores of a trial, ``scorer(trial)``.
+    protocol : str, default=""
+        The set-up, for the protocol.
+    cv : None, default=None
+        Unused (no folds).
+    n_groups : None, default=None
+        Unused.
+    on_fitted_labels : bool, default=False
+        Unused.
+    family : str, default=""
+        Title of the table, as for :class:`Comparison`.
+    horizon : int, default=200
+        Rounds :math:`T` of every stream.
+
+    See Also
+    --------
+    Comparison : The cross-validated comparisons.
+    skcgm.experiments.run_pobga : The regret rates over horizons.
+
+    Examples
+    --------
+    >>> from skcgm.experiments import COMPARISONS
+    >>> [c.horizon for c in COMPARISONS if c.cv is None]
+    [200]
+    """
+
+    horizon: int = 200
+
+    def evaluate(self, run, n_splits, random_state):
+        """Play every candidate on ``n_splits`` streams; one row each.
+
+        Parameters
+        ----------
+        run : TrialRunner
+            Maps the trials onto its workers.
+        n_splits : int
+            Number of streams.
+        random_state : int
+            Seed of the streams, their gradient noise and the learners.
+
+        Returns
+        -------
+        rows : list of dict
+            Per learner, ``<metric>_folds`` and ``fit_time_folds`` (its time).
+        """
+        seeds = check_random_state(random_state).randint(MAX_SEED, size=(n_splits, 3))
+        comparators = run.map(_comparator, [(self.horizon, s[0]) for s in seeds])
+        streams = list(zip(seeds, comparators))
+        rows = []
+        for candidate in self.candidates:
+            tasks = [(candidate.name, self.horizon, *task) for task in streams]
+            played = run.map(_run_learner, tasks)
+            trials = [{**trial, "horizon": self.horizon} for trial in played]
+            scores = {m.key: [m.scorer(t) for t in trials] for m in self.metrics}
+            rows.append(
+                {
+                    "estimator": candidate.name,
+                    "n_samples": self.horizon,
+                    "n_features": N_FEATURES,
+                    "n_classes": None,
+                    **{f"{key}_folds": values for key, values in scores.items()},
+                    "fit_time_folds": [t["wall_time"] for t in trials],
+                }
+            )
+        return rows
 
 
 def _fixed(load):
@@ -284,7 +438,13 @@ def _log_loss(estimator, X, y):
 # The descriptions say what the headers do not.
 ARI = Metric("ari", "ARI (held-out)", _ari, "")
 INERTIA = Metric(
-    "inertia", "inertia (held-out, sum sq. dist.)", _inertia, "", ",.1f", show_std=False
+    "inertia",
+    "inertia (held-out, sum sq. dist.)",
+    _inertia,
+    "",
+    ",.1f",
+    show_std=False,
+    greater_is_better=False,
 )
 ORACLE_RESIDUAL = Metric(
     "oracle_residual",
@@ -292,6 +452,7 @@ ORACLE_RESIDUAL = Metric(
     _oracle_residual,
     "oracle residual: mean of min_j (y - x coef_j - intercept_j)^2 / 2",
     ".2e",
+    greater_is_better=False,
 )
 COEF_ERROR = Metric(
     "coef_error",
@@ -301,6 +462,7 @@ COEF_ERROR = Metric(
     "Hungarian algorithm (LinearRegression: to each true one)",
     ".4f",
     needs_truth=True,
+    greater_is_better=False,
 )
 ACCURACY_FITTED = Metric(
     "accuracy",
@@ -314,7 +476,23 @@ ACCURACY = Metric(
 TRAINING_POINTS = Metric(
     "n_fit", "points trained on", _n_fit_samples, "", ".0f", show_std=False
 )
-LOG_LOSS = Metric("log_loss", "log-loss (held-out)", _log_loss, "", ".4f")
+LOG_LOSS = Metric(
+    "log_loss", "log-loss (held-out)", _log_loss, "", ".4f", greater_is_better=False
+)
+
+# Rounds of the online streams: three learners by five streams in seconds.
+ONLINE_HORIZON = 200
+REGRET_PER_ROUND = Metric(
+    "regret1_per_round",
+    "1-regret / T",
+    lambda trial: trial["regret1"] / trial["horizon"],
+    "1-regret / T: (sum_t f_t(x*) - sum_t f_t(x_t)) / T against continuous greedy",
+    ".4f",
+    greater_is_better=False,
+)
+LMO_CALLS = Metric(
+    "n_lmo_calls", "LMO calls", itemgetter("n_lmo_calls"), "", ".0f", show_std=False
+)
 
 # n_init=1 as SumOfMinKMeans' n_init='auto' with k-means++: one seeding and one
 # Lloyd run each, from the same random_state (KMeans' k-means++ keeps the best
@@ -331,7 +509,12 @@ SUBSPACES = dict(n_samples=1000, n_features=5, n_clusters=3, subspace_dim=2, noi
 _mlr = MixedLinearRegressor
 MIXED_LINEAR_CANDIDATES = (
     _grouped("MixedLinearRegressor", _mlr),
-    _grouped("MixedLinearRegressor(alpha=1e-6)", _mlr, alpha=1e-6),
+    _grouped(
+        "MixedLinearRegressor(alpha=0.01, fit_intercept=False)",
+        _mlr,
+        alpha=0.01,
+        fit_intercept=False,
+    ),
     _grouped("EM", _MixedLinearEM),
     Candidate("LinearRegression", lambda k, seed: LinearRegression()),
 )
@@ -344,16 +527,34 @@ SUBSPACE_CANDIDATES = (
 )
 _svc = partial(_SubsetModel, SVC(kernel="rbf"), n_samples=100)
 HERDING_CANDIDATES = (
-    _seeded("SVC on herding subset (m=100)", _svc),
-    _seeded("SVC on random subset (m=100)", _svc, subset="random"),
+    _seeded("SVC on herding subset", _svc),
+    _seeded("SVC on random subset", _svc, subset="random"),
     _seeded("SVC on all training points", _svc, subset="all"),
 )
-# A CompAdaGrad step costs O(n k + n log n + k^3) whatever the batch size, so
-# mini-batches amortize it; k = 16 is a proper subspace of both data sets (the
-# default k = 32 would be full-matrix AdaGrad on breast cancer's 30 features).
-_adagrad = _standardized(partial(CompAdaGradClassifier, batch_size=64))
+# 200 of 16,000 training points per fold, found by random Fourier features
+# and the LSH index (the regime of Algorithm 4); both subsets are stratified.
+HERDING_MIXTURE = dict(
+    n_samples=20_000, n_features=10, n_informative=5, n_clusters_per_class=8
+)
+_large = partial(_SubsetModel, SVC(kernel="rbf"), n_samples=200)
+LARGE_HERDING_CANDIDATES = (
+    _seeded(
+        "SVC on herding subset (LSH)",
+        _large,
+        sampler_params={"feature_map": "rff", "maxip": "lsh"},
+    ),
+    _seeded("SVC on random subset", _large, subset="random"),
+)
+# Names of run_pobga's learners: POBGA against the projection-free Mono-FW
+# (the paper's baseline) and the projected OBGA.
+ONLINE_CANDIDATES = tuple(
+    Candidate(name, SPECS[name][0]) for name in ("POBGA", "Mono-FW", "OBGA")
+)
+# The defaults, and diagonal AdaGrad (n_components=0) at the same settings,
+# the method the paper improves on.
+_adagrad = _standardized(CompAdaGradClassifier)
 COMPADAGRAD_CANDIDATES = (
-    _seeded("CompAdaGradClassifier(n_components=16)", _adagrad, n_components=16),
+    _seeded("CompAdaGradClassifier()", _adagrad),
     _seeded("CompAdaGradClassifier(n_components=0)", _adagrad, n_components=0),
     _seeded("SGDClassifier", _standardized(SGDClassifier), loss="hinge", penalty="l2"),
 )
@@ -374,6 +575,7 @@ _clusters = partial(
     baseline="KMeans",
     metrics=(ARI, INERTIA),
     protocol="Clustering: n_clusters = number of classes, n_init=1, features unscaled.",
+    family="sum-of-minimum k-means",
 )
 _linear = partial(
     Comparison,
@@ -381,8 +583,10 @@ _linear = partial(
     baseline="SGDClassifier",
     metrics=(ACCURACY,),
     protocol="Linear classifiers: StandardScaler, then loss='hinge', penalty='l2', "
-    "alpha=1e-4, one-vs-rest; CompAdaGradClassifier(batch_size=64); other options "
-    "at their defaults.",
+    "alpha=1e-4, one-vs-rest; CompAdaGradClassifier at its defaults "
+    "(variant='balanced', n_components=64, batch_size=32), n_components=0 is "
+    "diagonal AdaGrad.",
+    family="CompAdaGrad linear classifiers",
 )
 # Features are left unscaled: iris is in centimeters throughout and digits in
 # pixel intensities, so Euclidean distances are already meaningful, and
@@ -403,10 +607,12 @@ COMPARISONS = (
         MIXED_LINEAR_CANDIDATES,
         "EM",
         (ORACLE_RESIDUAL, COEF_ERROR),
-        "Mixed linear regression: n_components=3, MixedLinearRegressor(alpha=0.01); "
-        "EM (skcgm.experiments._baselines, not from the paper): one random start.",
+        "Mixed linear regression: n_components=3; MixedLinearRegressor's defaults "
+        "(alpha=1e-4, fit_intercept=True), and the paper's Table 3 setting; EM "
+        "(skcgm.experiments._baselines, not from the paper): one random start.",
         cv=KFold,
         n_groups=3,
+        family="sum-of-minimum mixed linear regression",
     ),
     Comparison(
         "subspaces",
@@ -419,41 +625,67 @@ COMPARISONS = (
         "SpectralClustering(affinity='nearest_neighbors').",
         cv=KFold,
         on_fitted_labels=True,
+        family="sum-of-minimum subspace clustering (GPCA)",
     ),
     Comparison(
         "digits-herding",
         "load_digits, 1797 x 64, 10 classes, unscaled",
         _fixed(load_digits),
         HERDING_CANDIDATES,
-        "SVC on all training points",
+        "SVC on random subset",
         (ACCURACY, TRAINING_POINTS),
         "Herding subsets: SVC(kernel='rbf', C=1), unweighted, on the points of "
         "KernelHerdingSampler(per_class=True) in its kernel, on as many drawn "
-        "uniformly (stratified), or on all; gamma = 1 / (64 X.var()) of the fold; "
-        "fit time includes the selection.",
+        "uniformly (stratified), or on all; gamma = 1 / (n_features X.var()) of the "
+        "fold; fit time includes the selection.",
+        family="kernel herding subsets",
+    ),
+    Comparison(
+        "mixture-herding",
+        "make_classification(20000, 10, 5 informative, 8 clusters per class), seeded",
+        _generated(make_classification, **HERDING_MIXTURE),
+        LARGE_HERDING_CANDIDATES,
+        "SVC on random subset",
+        (ACCURACY, TRAINING_POINTS),
+        "Large set: KernelHerdingSampler(feature_map='rff', maxip='lsh'), 200 points.",
+        family="kernel herding subsets",
     ),
     _linear("digits-compadagrad", "load_digits, standardized", _fixed(load_digits)),
     _linear(
         "breast-cancer", "load_breast_cancer, standardized", _fixed(load_breast_cancer)
     ),
+    _linear(
+        "correlated",
+        "make_correlated_classification(4000, 128), standardized, seeded",
+        _generated(make_correlated_classification, n_samples=4000, n_features=128),
+    ),
     Comparison(
         "logistic",
-        "make_logistic_classification(20000, 20), seeded",
-        _generated(make_logistic_classification, n_samples=20_000, n_features=20),
+        "make_logistic_classification(100000, 20), seeded",
+        _generated(make_logistic_classification, n_samples=100_000, n_features=20),
         LOGISTIC_CANDIDATES,
         "LogisticRegression",
         (LOG_LOSS, ACCURACY),
         "Logistic regression: C=1; LocalSensitivityLogistic draws sample_size=0.01 of "
         "the rows per round; the subsample, of that size, without replacement.",
+        family="local-sensitivity logistic regression",
+    ),
+    OnlineComparison(
+        "online-nqp",
+        f"make_online_nqp(horizon={ONLINE_HORIZON}, n_features=25, "
+        "n_constraints=15), one seeded stream per fold",
+        None,
+        ONLINE_CANDIDATES,
+        "Mono-FW",
+        (REGRET_PER_ROUND, LMO_CALLS),
+        "Online learners: library defaults (POBGA preset='practical'); 1-regret "
+        "against continuous greedy (100 steps) on the sum of the stream; time "
+        "inside the learner.",
+        cv=None,
+        horizon=ONLINE_HORIZON,
+        family="projection-free online submodular maximization",
     ),
 )
-
-
-def _tasks(run, label, estimator, splits, args):
-    """A fit per fold, reported as joblib draws it in the parent process."""
-    for fold, (train, scored) in enumerate(splits, start=1):
-        run.report(f"{label} fold {fold}/{len(splits)}")
-        yield clone(estimator), train, scored, *args
 
 
 def _fit_and_score(estimator, train, scored, X, y, metrics, truth):
@@ -477,7 +709,17 @@ def run_compare(
     Every candidate of a comparison is cloned, fitted on the training part of
     each fold and scored on its held-out part (or, with
     ``Comparison.on_fitted_labels``, on the labels it fitted), with the same
-    folds and ``random_state`` for every candidate.
+    folds and ``random_state`` for every candidate; an
+    :class:`OnlineComparison` plays ``n_splits`` seeded streams instead.
+    Under each family's table, a verdict per data set sets our estimator (the
+    first candidate) against the baseline on the first metric:
+
+    .. math::
+
+        \\text{tie} \\iff |\\bar d| \\le 2 \\, s_d / \\sqrt{K},
+
+    with :math:`\\bar d` and :math:`s_d` the mean and standard deviation of
+    the :math:`K` paired per-fold differences.
 
     Parameters
     ----------
@@ -486,22 +728,33 @@ def run_compare(
         :data:`COMPARISONS`); None runs all of them.
     n_splits : int, default=5
         Folds of the comparison's splitter (``StratifiedKFold(shuffle=True)``
-        for classes, ``KFold(shuffle=True)`` for regression targets).
+        for classes, ``KFold(shuffle=True)`` for regression targets), or
+        streams of an online comparison.
     random_state : int, default=0
         Seed of the folds, of the generated data and of every estimator.
     n_jobs : int or None, default=None
         Folds fitted in parallel through joblib. Fit times are cleanest with
         None (one at a time).
     progress : callable or None, default=None
-        Called with a one-line message as each fold starts.
+        Called with one line per data set once its rows are done.
 
     Returns
     -------
-    result : ExperimentResult
-        One row per (data set, estimator) with ``<metric>_mean``,
-        ``<metric>_std``, ``<metric>_folds``, ``fit_time_mean`` (s),
-        ``fit_time_std``, ``fit_time_folds`` and ``fit_time_ratio`` (over the
-        baseline's mean fit time).
+    result : CompareResult
+        One row per (data set, estimator) with ``family``, ``baseline``,
+        ``<metric>_mean``, ``<metric>_std``, ``<metric>_folds``,
+        ``fit_time_mean`` (s), ``fit_time_std``, ``fit_time_folds`` and
+        ``fit_time_ratio`` (over the baseline's mean fit time); the verdicts
+        are ``metadata["verdicts"]``.
+
+    Examples
+    --------
+    >>> from skcgm.experiments import run_compare
+    >>> result = run_compare(["iris"], n_splits=2)
+    >>> [row["estimator"] for row in result.rows][-1]
+    'KMeans'
+    >>> result.metadata["verdicts"][0]["baseline"]
+    'KMeans'
     """
     by_name = {c.dataset: c for c in COMPARISONS}
     unknown = sorted(set(datasets or ()) - set(by_name))
@@ -511,59 +764,172 @@ def run_compare(
     # The folds are the trials; every seed is random_state itself, so the
     # run's seed stream is not drawn from.
     run = TrialRunner((n_splits, n_splits), False, None, random_state, n_jobs, progress)
-    rows = []
+    rows, verdicts = [], []
     for c in comparisons:
-        X, y, *truth = c.load(random_state)
-        args = (X, y, c.metrics, truth[:1])
-        cv = c.cv(n_splits, shuffle=True, random_state=random_state)
-        # Estimators without predict are scored on the labels of their fit.
-        splits = [(t, t if c.on_fitted_labels else s) for t, s in cv.split(X, y)]
-        k = c.n_groups or len(np.unique(y))
-        common = dict(baseline=c.baseline, n_samples=X.shape[0], n_features=X.shape[1])
-        new = []
-        for cand in c.candidates:
-            label, estimator = f"{c.dataset}: {cand.name}", cand.make(k, random_state)
-            folds = run.map(_fit_and_score, _tasks(run, label, estimator, splits, args))
-            row = dict(dataset=c.dataset, estimator=cand.name, **common, n_classes=k)
-            for key in folds[0]:
-                values = np.array([fold[key] for fold in folds], dtype=float)
-                row[f"{key}_mean"] = float(values.mean())
-                row[f"{key}_std"] = float(values.std())
-                row[f"{key}_folds"] = values.tolist()
-            new.append(row)
-        base = next(r["fit_time_mean"] for r in new if r["estimator"] == c.baseline)
-        rows += [{**r, "fit_time_ratio": r["fit_time_mean"] / base} for r in new]
-
+        start = time.perf_counter()
+        new = c.evaluate(run, n_splits, random_state)
+        for row in new:
+            for key in [k.removesuffix("_folds") for k in row if k.endswith("_folds")]:
+                values = np.asarray(row[f"{key}_folds"], dtype=float)
+                row.update({f"{key}_mean": values.mean(), f"{key}_std": values.std()})
+        base = next(r for r in new if r["estimator"] == c.baseline)
+        for row in new:
+            row.update(dataset=c.dataset, family=_family(c), baseline=c.baseline)
+            row["fit_time_ratio"] = row["fit_time_mean"] / base["fit_time_mean"]
+        rows += new
+        verdicts.append(_verdict(c, new[0], base))
+        run.report(
+            f"{_family(c)}: {c.dataset}, {len(new)} estimators x {n_splits} folds "
+            f"in {time.perf_counter() - start:.1f} s"
+        )
     metrics = list({m.key: m for c in comparisons for m in c.metrics}.values())
-    baselines = list(dict.fromkeys(c.baseline for c in comparisons))
-    ratio_of = baselines[0] if len(baselines) == 1 else "baseline"
-    std = {m.key: f"{m.key}_std" if m.show_std else None for m in metrics}
-    columns = [
-        Column("dataset", "dataset", group=True),
-        Column("estimator", "estimator"),
-        *(Column(f"{m.key}_mean", m.header, m.fmt, std[m.key]) for m in metrics),
-        Column("fit_time_mean", "fit time (s)", ".4f"),
-        Column("fit_time_ratio", f"fit time / {ratio_of}", ".2f"),
-    ]
     folds = "; ".join(
         f"{n_splits}-fold {cv}(shuffle=True, random_state={random_state}) on "
-        + ", ".join(c.dataset for c in comparisons if c.cv.__name__ == cv)
-        for cv in dict.fromkeys(c.cv.__name__ for c in comparisons)
+        + ", ".join(c.dataset for c in comparisons if _splitter(c) == cv)
+        for cv in dict.fromkeys(map(_splitter, comparisons))
     )
-    # Metric definitions first: what the headers do not say.
+    summary = (
+        f"Mean ± std over {n_splits} folds; a tie is a difference within two "
+        "standard errors of the paired fold differences. "
+        f"n_jobs={n_jobs}, {run.cpu_count} cores."
+    )
     sentences = [
         "; ".join(m.description for m in metrics if m.description),
-        f"{folds}; mean ± std over folds",
+        folds,
         *dict.fromkeys(c.protocol.rstrip(".") for c in comparisons),
-        f"n_jobs={n_jobs}, {run.cpu_count} cores",
     ]
     caption = ". ".join(sentence for sentence in sentences if sentence) + "."
     datasets = {c.dataset: c.description for c in comparisons}
-    metadata = dict(n_splits=n_splits, n_jobs=n_jobs, datasets=datasets)
-    return run.result("compare", rows, columns, caption, **metadata)
+    metadata = run.metadata(
+        n_splits=n_splits,
+        n_jobs=n_jobs,
+        datasets=datasets,
+        verdicts=verdicts,
+        protocol=caption,
+    )
+    columns = [Column("dataset", "dataset", group=True)]
+    columns += [Column("estimator", "estimator")]
+    std = {m.key: f"{m.key}_std" if m.show_std else None for m in metrics}
+    columns += [Column(f"{m.key}_mean", m.header, m.fmt, std[m.key]) for m in metrics]
+    columns += [Column("fit_time_mean", "fit time (s)", ".4f")]
+    columns += [Column("fit_time_ratio", "fit time / baseline", ".2f")]
+    return CompareResult("compare", rows, columns, summary, metadata)
 
 
-def plot_compare(result, figure, metric=None):
+def _family(comparison):
+    return comparison.family or comparison.dataset
+
+
+def _splitter(comparison):
+    return "seeded streams" if comparison.cv is None else comparison.cv.__name__
+
+
+def _verdict(comparison, ours, base):
+    """Our estimator against the baseline on the comparison's first metric."""
+    metric = comparison.metrics[0]
+    a = np.asarray(ours[f"{metric.key}_folds"], dtype=float)
+    b = np.asarray(base[f"{metric.key}_folds"], dtype=float)
+    diff = (a - b) if metric.greater_is_better else (b - a)
+    # Paired folds: the same split and seed for both estimators.
+    margin = 2.0 * diff.std(ddof=1) / np.sqrt(diff.size) if diff.size > 1 else 0.0
+    if abs(diff.mean()) <= margin:
+        outcome = "ties"
+    else:
+        outcome = "wins" if diff.mean() > 0 else "loses"
+    name = metric.header.split(" (")[0]
+    value = f"{{:{metric.fmt}}}"
+    text = (
+        f"{comparison.dataset}: {ours['estimator']} {outcome} on {name}, "
+        f"{value.format(a.mean())} vs {comparison.baseline} {value.format(b.mean())}, "
+        f"at {ours['fit_time_ratio']:.2f}x its fit time"
+    )
+    return {
+        "dataset": comparison.dataset,
+        "family": _family(comparison),
+        "estimator": ours["estimator"],
+        "baseline": comparison.baseline,
+        "metric": metric.key,
+        "outcome": outcome,
+        "ours": float(a.mean()),
+        "theirs": float(b.mean()),
+        "fit_time_ratio": float(ours["fit_time_ratio"]),
+        "text": text,
+    }
+
+
+class CompareResult(ExperimentResult):
+    """The comparisons: a table and verdicts per family, then the protocol.
+
+    An :class:`ExperimentResult` whose rows carry a ``family``: its text
+    leads with one table per family, titled by the family and its baseline,
+    with a verdict per data set under it, and ends with the protocol.
+
+    Parameters
+    ----------
+    name : str
+        ``"compare"``.
+    rows : list of dict
+        One row per (data set, estimator), with its ``family``.
+    columns : list of Column
+        The columns of every family's table.
+    caption : str
+        The one-line summary printed after the tables.
+    metadata : dict
+        The run's settings; ``metadata["verdicts"]`` holds the verdicts and
+        ``metadata["protocol"]`` the definitions of the metrics and the
+        set-up of every family.
+
+    See Also
+    --------
+    run_compare : Returns one.
+
+    Examples
+    --------
+    >>> from skcgm.experiments import run_compare
+    >>> text = run_compare(["iris"], n_splits=2).to_text()
+    >>> text.splitlines()[0]
+    'sum-of-minimum k-means vs KMeans'
+    >>> text.splitlines()[-1]
+    'Definitions and set-ups: python -m skcgm compare --explain'
+    """
+
+    def to_text(self, width=100, explain=False):
+        """Per family: a title naming the baseline, the table, the verdicts.
+
+        Parameters
+        ----------
+        width : int, default=100
+            Width the paragraphs are wrapped to.
+        explain : bool, default=False
+            Also print the metrics' definitions and the families' set-ups.
+
+        Returns
+        -------
+        text : str
+            The tables, then the protocol.
+        """
+        parts = []
+        for family in dict.fromkeys(row["family"] for row in self.rows):
+            rows = [row for row in self.rows if row["family"] == family]
+            baseline = ", ".join(dict.fromkeys(row["baseline"] for row in rows))
+            ratio = Column("fit_time_ratio", f"fit time / {baseline}", ".2f")
+            columns = [ratio if c.key == ratio.key else c for c in self.columns]
+            blocks = _blocks_by_columns(rows, columns)
+            verdicts = self.metadata["verdicts"]
+            lines = [f"  {v['text']}" for v in verdicts if v["family"] == family]
+            title = f"{family} vs {baseline}"
+            tables = [title, *(format_table(*block) for block in blocks)]
+            parts.append("\n\n".join(tables) + "\n" + "\n".join(lines))
+        parts.append("\n".join(textwrap.wrap(self.caption, width=width)))
+        if explain:
+            protocol = self.metadata["protocol"]
+            parts.append("\n".join(textwrap.wrap(protocol, width=width)))
+        else:
+            parts.append("Definitions and set-ups: python -m skcgm compare --explain")
+        return "\n\n".join(parts)
+
+
+def plot_compare(result, figure, metric=None, family=None):
     """Grouped bars of a metric per data set, one bar per estimator.
 
     Parameters
@@ -576,8 +942,16 @@ def plot_compare(result, figure, metric=None):
         Key of the metric; error bars show its std over folds. None draws
         one panel per metric shown with its std in the table (ARI for the
         clustering data sets, the regression errors, the subspace accuracy).
+    family : str or None, default=None
+        Draw the rows of this family only (``python -m skcgm compare --plot
+        DIR`` draws one figure per family); None draws every row.
     """
-    keys = [c.key.removesuffix("_mean") for c in result.columns if c.std_key]
+    chosen = [r for r in result.rows if family in (None, r["family"])]
+    keys = [
+        c.key.removesuffix("_mean")
+        for c in result.columns
+        if c.std_key and any(c.key in row for row in chosen)
+    ]
     metrics = keys if metric is None else [metric]
     if len(metrics) > 1:
         # One row per metric, legends on the right.
@@ -585,7 +959,7 @@ def plot_compare(result, figure, metric=None):
     headers = {c.key: c.header for c in result.columns}
     axes = figure.subplots(len(metrics), 1, squeeze=False)[:, 0]
     for ax, key in zip(axes, metrics):
-        rows = [row for row in result.rows if f"{key}_mean" in row]
+        rows = [row for row in chosen if f"{key}_mean" in row]
         datasets = list(dict.fromkeys(row["dataset"] for row in rows))
         estimators = list(dict.fromkeys(row["estimator"] for row in rows))
         width = 0.8 / len(estimators)

@@ -14,6 +14,7 @@ from ._compadagrad import (
     init_compadagrad_state,
 )
 from ._frank_wolfe import FrankWolfeResult, frank_wolfe
+from ._full_batch import full_batch_lbfgs
 from ._gpca import SubspaceLoss, SumOfProductSweeps, sum_of_product_gpca
 from ._herding import KernelHerding
 from ._lloyd_exact import ExactLloyd
@@ -48,6 +49,7 @@ __all__ = [
     "approximate_proximal_point",
     "compadagrad_step",
     "frank_wolfe",
+    "full_batch_lbfgs",
     "generalized_kmeans_plusplus",
     "init_compadagrad_state",
     "local_sensitivity_scores",

@@ -88,7 +88,7 @@ _STEP_CONSTRAINTS = {
     "l1_ratio": [StrictInterval(Real, 0, 1, closed="both"), None],
     "tau": [StrictInterval(Real, 0, None, closed="left")],
     "delta": [StrictInterval(Real, 0, None, closed="neither")],
-    "variant": [StrOptions({"paper", "theory"})],
+    "variant": [StrOptions({"paper", "theory", "balanced"})],
 }
 
 
@@ -297,6 +297,22 @@ def compadagrad_step(
       \\tilde\\Pi^\\top)^{1/2} + \\delta I) \\tilde\\Pi` with the orthonormal
       rows :math:`\\tilde\\Pi = \\Pi / c`, whatever the projection's scaling:
       :math:`\\delta` outside the root. Theorem C has :math:`\\tau = 1`.
+    - 'balanced' (not in the paper): 'theory' with the subspace part
+      divided by :math:`\\sqrt{k}`, :math:`\\Pi^\\top K \\Pi = k^{-1/2}
+      \\tilde\\Pi^\\top ((\\tilde\\Pi G_t \\tilde\\Pi^\\top)^{1/2} + \\delta I)
+      \\tilde\\Pi`, i.e. the subspace step at the rate :math:`\\eta
+      \\sqrt{k}` and the complement step at :math:`\\eta`. The regret bound
+      (eq. 8) has a subspace term :math:`\\frac{1}{2\\eta} \\max_t \\|P(x^* -
+      x_t)\\|_2^2 \\operatorname{tr}(\\cdot) + \\eta \\operatorname{tr}(\\cdot)`
+      and a complement term with :math:`\\|P^\\perp(x^* - x_t)\\|_\\infty^2`
+      instead; each is smallest at :math:`\\eta` equal to its own diameter,
+      and for a dense :math:`x^*` the Euclidean diameter of a
+      :math:`k`-dimensional subspace is about :math:`\\sqrt{k}` times the
+      sup-norm one (up to a logarithmic factor). A block-diagonal metric
+      with a rate per block keeps the bound (the two terms add up). With
+      one rate for both, as in 'theory', the subspace moves every
+      coordinate by about :math:`\\eta / \\sqrt{n}` on the first step where
+      the complement moves it by :math:`\\eta`.
 
     **Squared l2**, :math:`\\varphi(x) = \\frac12 \\|x\\|^2`: closed form. The
     problem splits over :math:`\\operatorname{Im} P` and its complement
@@ -361,7 +377,8 @@ def compadagrad_step(
     are exact: ``n_components_ = 0`` with ``tau=1`` is diagonal AdaGrad,
     :math:`H_t = \\delta I + \\operatorname{diag}(G_t)^{1/2}`; ``n_components_
     = n_padded_`` is full-matrix AdaGrad, :math:`H_t = (G_t + \\delta
-    I)^{1/2}` ('paper') or :math:`G_t^{1/2} + \\delta I` ('theory').
+    I)^{1/2}` ('paper'), :math:`G_t^{1/2} + \\delta I` ('theory') or
+    :math:`(G_t^{1/2} + \\delta I) / \\sqrt{n}` ('balanced').
 
     Parameters
     ----------
@@ -399,9 +416,12 @@ def compadagrad_step(
         \\delta)`) while bounding the first steps on coordinates and
         directions with tiny gradients; inside the root ('paper') it acts as
         :math:`\\sqrt{\\delta} = 0.1` on the subspace.
-    variant : {'paper', 'theory'}, default='paper'
-        Where :math:`\\delta` sits in the subspace part and which
-        :math:`\\Pi` is used (see above).
+    variant : {'paper', 'theory', 'balanced'}, default='paper'
+        Where :math:`\\delta` sits in the subspace part, which :math:`\\Pi`
+        is used and the rate of the subspace step (see above). The default
+        here is the paper's eq. (5); the classifier
+        (:class:`~skcgm.linear_model.CompAdaGradClassifier`) defaults to
+        'balanced'.
 
     Returns
     -------
@@ -624,6 +644,13 @@ def _update(state, g, projection, eta, lam1, lam2, tau, delta, variant):
         else:
             # (S~)^{1/2} + delta I with S~ = S / c^2, moved onto Pi = c Pi~.
             kappa = (np.sqrt(mu / c2) + delta) / c2
+            if variant == "balanced":
+                # The subspace part at its own bound-optimal rate, eta
+                # sqrt(k): its regret term is measured in ||P(x* - x_t)||_2,
+                # about sqrt(k) times the ||.||_inf of the complement's term
+                # for dense x* (note 001, section 4.1; see the docstring).
+                kappa /= np.sqrt(k)
+                flops += k
         flops += eigh_flops + 5 * k
     if not full:
         dvec = np.sqrt(np.asarray(complement_sq, dtype=np.float64))

@@ -5,6 +5,7 @@ from sklearn.utils.extmath import row_norms
 
 from ..oracles import ConvexHullLMO, ExactMIPS, kernel_mean_embedding
 from ._frank_wolfe import FrankWolfeResult, _ConvexWeights
+from ._progress import TimedProgress
 
 _TINY = np.finfo(np.float64).tiny
 
@@ -154,8 +155,11 @@ class KernelHerding:
         is 0. When an approximate search returns such a gap, the exact scan
         decides.
     verbose : int, default=0
-        If positive, print the squared MMD and the duality gap after every
-        iteration.
+        Progress lines of :meth:`solve`: at 1, the time the kernel mean
+        embedding took (kernel trick), then the iteration, squared MMD,
+        duality gap and elapsed seconds every ``ceil(max_iter / 10)``
+        iterations and at the last, and the iteration that stopped the run
+        early; at 2 and above, after every iteration.
 
     See Also
     --------
@@ -201,7 +205,7 @@ class KernelHerding:
         self.tol = tol
         self.verbose = verbose
 
-    def solve(self, problem, sample_weight=None):
+    def solve(self, problem, sample_weight=None, *, progress=None):
         """Run herding towards the weighted mean embedding.
 
         Parameters
@@ -214,6 +218,10 @@ class KernelHerding:
         sample_weight : ndarray of shape (n_samples,), default=None
             Weights :math:`p_i` of the mean embedding, summing to 1; None
             means uniform.
+        progress : TimedProgress, default=None
+            Where the verbose lines go, and the clock of their elapsed time
+            (a caller running several solves shares one); None means one
+            started now, from ``verbose``.
 
         Returns
         -------
@@ -226,6 +234,8 @@ class KernelHerding:
             iterate. ``converged`` says whether the gap or a zero step
             stopped the run before ``max_iter``.
         """
+        if progress is None:
+            progress = TimedProgress(self.verbose, self.max_iter)
         lmo = isinstance(problem, ConvexHullLMO)
         n = problem.n_atoms_ if lmo else problem.shape[0]
         p = np.full(n, 1.0 / n) if sample_weight is None else sample_weight
@@ -233,6 +243,9 @@ class KernelHerding:
             iterate = _FeatureIterate(problem, p)
         else:
             iterate = _KernelTrickIterate(problem, p, self.kernel, self.gamma)
+            # The O(n^2 d) embedding is most of a large exact fit: say so
+            # before the first iteration line.
+            progress.stamped(f"Kernel mean embedding of {n} rows computed")
         weights = _ConvexWeights()
         gaps, objectives, steps, n_scored = (
             [],
@@ -264,11 +277,16 @@ class KernelHerding:
             weights.update(index, eta)
             steps.append(eta)
             objectives.append(0.5 * iterate.squared_distance())
-            if self.verbose:
-                print(
-                    f"Iteration {t}, squared MMD {2 * objectives[-1]:.6g}, "
-                    f"gap {gap:.3g}."
+            if progress.due(t + 1, last=t + 1 == self.max_iter):
+                progress.stamped(
+                    f"Iteration {t + 1}, squared MMD {2 * objectives[-1]:.6g}, "
+                    f"gap {gap:.3g}"
                 )
+        if converged:
+            progress.stamped(
+                f"Converged at iteration {len(steps)}, squared MMD "
+                f"{2 * objectives[-1]:.6g}, gap {gaps[-1]:.3g}"
+            )
         active_set, vertex_weights, sequence = weights.result()
         # Line search can zero the weight of earlier vertices.
         keep = vertex_weights > 0

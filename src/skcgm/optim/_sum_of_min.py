@@ -177,7 +177,7 @@ def sum_of_minimum(
     eta0=None,
     reclassify_every=1,
     momentum=0.5,
-    size_change_factor=1.5,
+    size_change_factor=1.9,
     empty_cluster="relocate",
     n_init=1,
     max_iter=300,
@@ -251,7 +251,7 @@ def sum_of_minimum(
         minimum in one step and reclassifies at every iteration.
     momentum : float, default=0.5
         Momentum :math:`\\beta \\in [0, 1)` of 'momentum'.
-    size_change_factor : float, default=1.5
+    size_change_factor : float, default=1.9
         Factor :math:`\\alpha > 1` bounding the change of every group's size
         at a reclassification of 'momentum' (eq. 3.12). A
         :class:`~sklearn.exceptions.ConvergenceWarning` is raised when

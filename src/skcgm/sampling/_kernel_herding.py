@@ -1,5 +1,6 @@
 """Kernel herding as Frank-Wolfe on the marginal polytope."""
 
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -15,6 +16,7 @@ from sklearn.utils.validation import (
 )
 
 from ..optim import KernelHerding
+from ..optim._progress import TimedProgress
 from ..oracles import LSHMIPS, ConvexHullLMO, ExactMIPS, squared_mmd
 from ..utils._blocks import single_threaded_blas
 from ..utils._random import MAX_SEED
@@ -28,6 +30,130 @@ from ..utils._sklearn_compat import (
 )
 from ..utils._validation import check_sample_weight, check_square_range
 from ._base import _SamplerMixin, _take_rows
+
+# Thresholds of feature_map='auto' and maxip='auto', measured single
+# threaded by benchmarks/_defaults_herding.py (issue 18 D). The kernel
+# trick's mean embedding costs O(n^2 d) plus an exponential per pair: its fit
+# took about 3.8e-10 * n^2 (d + 16) seconds (within a factor of 2 for d = 2,
+# 20, 64 and n = 1e4 to 3e4). Up to EXACT_MAX_COST of n^2 (d + 16), about 4 s,
+# it is kept, for a squared MMD 1.5 to 2.9 times smaller than that of 256
+# random features; beyond, the features fitted 7 to 40 times faster.
+EXACT_MAX_COST = 1e10
+EXACT_COST_OFFSET = 16
+# Over 100 iterations (the default n_samples) the LSH index saved at most
+# 0.3 s (0.9 to 1.4 times the speed of the exact scan of the features, 1e4 to
+# 2e5 rows). From 300 iterations over 30,000 rows on it fitted 1.4 to 2.6
+# times faster, with a squared MMD 0.4 to 1.5 times the exact scan's.
+LSH_MIN_ROWS = 30_000
+LSH_MIN_ITER = 300
+
+
+def _scale_gamma(X):
+    """SVC's ``gamma='scale'``: ``1 / (n_features * X.var())``, 1 if X.var() is 0.
+
+    The variance of all the entries of ``X``, computed for sparse ``X`` as
+    :class:`~sklearn.svm.SVC` does, from the means of the entries and of
+    their squares (the implicit zeros included).
+    """
+    # An overflow is handled below, not warned about.
+    with np.errstate(over="ignore", invalid="ignore"):
+        if sp.issparse(X):
+            var = X.multiply(X).mean() - X.mean() ** 2
+        else:
+            var = X.var()
+    if not np.isfinite(var):
+        # Squares in range can still sum to inf over many rows: the variance
+        # of X / max|X| does not, and gamma scales by max|X|**-2.
+        largest = abs(X).max()
+        scaled = X / largest
+        var = (
+            scaled.multiply(scaled).mean() - scaled.mean() ** 2
+            if sp.issparse(X)
+            else scaled.var()
+        )
+        return 1.0 / (X.shape[1] * var) / largest / largest if var > 0 else 1.0
+    # var > 0 rather than SVC's != 0: the sparse formula can round a zero
+    # variance to a tiny negative number, whose gamma would be negative.
+    return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+
+
+def _resolve_search(feature_map, maxip, kernel, cost, n_rows, n_iter, sparse):
+    """``feature_map`` and ``maxip``, 'auto' resolved (see the Notes).
+
+    ``cost`` is the work of the kernel trick, ``n_rows`` and ``n_iter``
+    the candidates and iterations of the largest search, ``sparse`` whether
+    X is sparse.
+    """
+    if feature_map == "auto":
+        if maxip == "lsh":
+            # LSH needs explicit features, whatever the size.
+            feature_map = "rff" if kernel == "rbf" else "identity"
+        elif cost <= EXACT_MAX_COST or (sparse and kernel == "linear"):
+            # 'identity' would densify X.
+            feature_map = "exact"
+        else:
+            feature_map = "rff" if kernel == "rbf" else "identity"
+    if maxip == "auto":
+        large = n_rows >= LSH_MIN_ROWS and n_iter >= LSH_MIN_ITER
+        maxip = "lsh" if feature_map != "exact" and large else "exact"
+    return feature_map, maxip
+
+
+def _check_combinations(feature_map, maxip, kernel):
+    """Refuse the settings of ``feature_map`` and ``maxip`` that cannot work."""
+    if maxip == "lsh" and feature_map == "exact":
+        raise ValueError(
+            "maxip='lsh' needs explicit features: set feature_map to 'rff', "
+            "'nystroem' or 'identity' (got feature_map='exact')."
+        )
+    if feature_map == "rff" and kernel != "rbf":
+        raise ValueError(
+            "feature_map='rff' approximates the RBF kernel; it needs "
+            f"kernel='rbf', got kernel={kernel!r}."
+        )
+    if feature_map == "identity" and kernel != "linear":
+        raise ValueError(
+            "feature_map='identity' is the linear kernel; it needs "
+            f"kernel='linear', got kernel={kernel!r}."
+        )
+
+
+def _class_labels(y, name):
+    """The class of every row, from a classification target ``y``."""
+    if y is None:
+        raise ValueError(
+            f"{name} requires y to be passed, but the target "
+            "y is None: per_class=True herds each class of y separately."
+        )
+    y = y.toarray() if sp.issparse(y) else np.asarray(y)
+    # Before type_of_target, whose NaN test casts NaN to int.
+    assert_all_finite(y, input_name="y")
+    y_type = type_of_target(y, input_name="y")
+    if y_type in ("binary", "multiclass"):
+        # scikit-learn's DataConversionWarning for a column vector.
+        return column_or_1d(y, warn=True)
+    if y_type == "multilabel-indicator" and np.all(y.sum(axis=1) == 1):
+        # One-hot rows, as imbalanced-learn accepts them.
+        return y.argmax(axis=1)
+    if y_type in ("multilabel-indicator", "multiclass-multioutput"):
+        raise ValueError(
+            "Multilabel and multioutput targets are not supported with "
+            f"per_class=True: every row needs one class (got a {y_type} y)."
+        )
+    raise ValueError(
+        f"Unknown label type: {y_type!r}. per_class=True herds each class "
+        "of y separately and needs a binary or multiclass y, or its "
+        "one-hot encoding."
+    )
+
+
+def _resolve_gamma(gamma, X):
+    """The RBF bandwidth of ``gamma``: 'scale', 'auto' or a number."""
+    if gamma == "scale":
+        return _scale_gamma(X)
+    if gamma == "auto":
+        return 1.0 / X.shape[1]
+    return float(gamma)
 
 
 def _candidate_budget(n_candidates, n_rows):
@@ -96,27 +222,41 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         The kernel :math:`k(x, y) = \\exp(-\\gamma \\|x - y\\|^2)` or
         :math:`\\langle x, y \\rangle`.
 
-    gamma : float, default=None
-        RBF bandwidth; None means ``1 / n_features`` (as in
-        :func:`~sklearn.metrics.pairwise.rbf_kernel`). Unused by 'linear'.
+    gamma : {'scale', 'auto'} or float, default='scale'
+        RBF bandwidth, with :class:`~sklearn.svm.SVC`'s options: 'scale'
+        means ``1 / (n_features * X.var())`` (the variance of all the
+        entries of ``X``, sample weights ignored; 1 when it is 0), 'auto'
+        means ``1 / n_features``. Unused by 'linear'. The resolved value is
+        ``gamma_``.
 
-    feature_map : {'exact', 'rff', 'nystroem', 'identity'}, default='exact'
+    feature_map : {'auto', 'exact', 'rff', 'nystroem', 'identity'}, \
+            default='auto'
         How :math:`\\Phi` is evaluated: 'exact' uses the kernel trick; 'rff'
         random Fourier features (:class:`~sklearn.kernel_approximation.RBFSampler`,
         RBF kernel only); 'nystroem' the Nystroem approximation
         (:class:`~sklearn.kernel_approximation.Nystroem`); 'identity' uses
-        ``X`` itself (linear kernel only; sparse ``X`` is densified).
+        ``X`` itself (linear kernel only; sparse ``X`` is densified). 'auto'
+        is 'exact' while the kernel trick is predicted to fit in a few
+        seconds (up to about 23,000 candidate rows for 2 features, 16,000
+        for 20, 11,000 for 64) and explicit features beyond ('rff' for
+        'rbf', 'identity' for a dense ``X`` and 'linear'), and explicit
+        features whenever ``maxip='lsh'``; see Notes for the rule. The
+        resolved value is ``feature_map_name_``.
 
     n_components : int, default=256
         Feature dimension of 'rff' and 'nystroem' (clipped to the number of
         rows for 'nystroem').
 
-    maxip : {'exact', 'lsh'}, default='exact'
+    maxip : {'auto', 'exact', 'lsh'}, default='auto'
         Maximum-inner-product search of the selection step: an exact scan or
         :class:`~skcgm.oracles.LSHMIPS` (needs explicit features, i.e.
         ``feature_map`` other than 'exact'). When the index returns a vertex
         that is no descent direction, that iteration falls back to the exact
-        scan, whose cost is counted in ``n_scored_``.
+        scan, whose cost is counted in ``n_scored_``. 'auto' is 'lsh' with
+        explicit features from ``LSH_MIN_ROWS`` (30,000) candidate rows and
+        ``LSH_MIN_ITER`` (300) iterations on, 'exact' otherwise (so the
+        defaults never build an index); see Notes. The resolved value is
+        ``maxip_``.
 
     n_tables : int, default=16
         Number of LSH tables (``maxip='lsh'`` only).
@@ -162,10 +302,13 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         'identity' is deterministic (ties go to the lowest row index).
 
     verbose : int, default=0
-        If positive, print the squared MMD and the duality gap of every
-        herding iteration (a line per selection, per class with
-        ``per_class``), as :class:`~sklearn.cluster.KMeans` prints its
-        inertia.
+        Progress lines, each with the seconds elapsed since the fit began:
+        at 1, the resolved settings, the time the features, the index or the
+        kernel mean embedding took, then the iteration, squared MMD and
+        duality gap every ``ceil(n_samples / 10)`` iterations (of a class's
+        budget with ``per_class``) and at the last, and the iteration that
+        stopped 'fw' or 'line_search' early; at 2 and above, a line per
+        iteration.
 
     Attributes
     ----------
@@ -214,6 +357,16 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
     feature_map_ : RBFSampler, Nystroem or None
         The fitted explicit feature map (None for 'exact' and 'identity').
 
+    feature_map_name_ : {'exact', 'rff', 'nystroem', 'identity'}
+        The feature map used: ``feature_map``, or what 'auto' resolved to.
+
+    maxip_ : {'exact', 'lsh'}
+        The search used: ``maxip``, or what 'auto' resolved to.
+
+    gamma_ : float
+        The RBF bandwidth used: ``gamma``, or what 'scale' or 'auto'
+        resolved to (computed with the linear kernel too, which ignores it).
+
     n_features_in_ : int
         Number of features seen during ``fit``.
 
@@ -230,6 +383,46 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
     Notes
     -----
     Only rows with a positive sample weight are candidates.
+
+    **The 'auto' settings.** The kernel trick costs :math:`O(n^2 d)` for the
+    mean embedding and :math:`O(n d)` per iteration; random Fourier features
+    with :math:`D` = ``n_components`` cost :math:`O(n d D)` once and
+    :math:`O(n D)` per iteration, at the price of a larger squared MMD in
+    the exact kernel (1.5 to 2.9 times the kernel trick's at the default
+    :math:`D = 256` on the measured Gaussian mixtures); an LSH index costs
+    about as much to build as it saves over 100 iterations. With
+    :math:`n_c` the number of candidate rows of class :math:`c` and
+    :math:`T_c` its iterations (one class without ``per_class``; the
+    largest :math:`n_c` and :math:`T_c` decide ``maxip``),
+
+    .. math::
+
+        \\texttt{feature\\_map} = \\begin{cases}
+        \\text{'exact'} & \\sum_c n_c^2 \\, (d + 16) \\le
+        \\texttt{EXACT\\_MAX\\_COST} = 10^{10} \\\\
+        \\text{'rff' ('rbf') or 'identity' ('linear')} & \\text{otherwise,}
+        \\end{cases}
+
+        \\texttt{maxip} = \\begin{cases}
+        \\text{'lsh'} & \\text{explicit features}, n_c \\ge
+        \\texttt{LSH\\_MIN\\_ROWS}, T_c \\ge \\texttt{LSH\\_MIN\\_ITER} \\\\
+        \\text{'exact'} & \\text{otherwise,}
+        \\end{cases}
+
+    with :math:`d` the number of features (the mean number of stored
+    entries per row for a sparse ``X``), except that a sparse ``X`` with the
+    linear kernel stays 'exact' (the identity would densify it). The
+    thresholds are module constants of ``skcgm.sampling._kernel_herding``,
+    measured single threaded with ``benchmarks/_defaults_herding.py`` on
+    Gaussian mixtures: the kernel trick's fit took about :math:`3.8 \\cdot
+    10^{-10} \\, n^2 (d + 16)` seconds (within a factor of 2), so the
+    budget is about 4 s; its squared MMD was 1.5 to 2.9 times smaller than
+    that of 256 random features, which fitted 7 to 40 times faster beyond
+    the budget. Over the default 100 iterations the LSH index saved at most
+    0.3 s up to 200,000 rows; from 300 iterations over 30,000 rows on it
+    fitted 1.4 to 2.6 times faster than the exact scan of the same
+    features. Set ``feature_map`` and ``maxip`` to fix the search.
+
     :meth:`score` is minus the squared MMD in the sampler's own kernel,
     so larger is better, as scorers expect. The MMDs of different kernels
     are not on one scale (a wider kernel always gives a smaller one), so
@@ -260,6 +453,8 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
     >>> sampler = KernelHerdingSampler(n_samples=10, gamma=0.5).fit(X)
     >>> sampler.sample_indices_.shape, float(sampler.sample_weight_.sum())
     ((10,), 1.0)
+    >>> sampler.feature_map_name_, sampler.maxip_
+    ('exact', 'exact')
     >>> bool(sampler.objective_history_[-1] < sampler.objective_history_[0])
     True
     >>> X_small, y_small = sampler.fit_resample(X)
@@ -277,10 +472,13 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
     _parameter_constraints = {
         "n_samples": [Interval(Integral, 1, None, closed="left")],
         "kernel": [StrOptions({"rbf", "linear"})],
-        "gamma": [Interval(Real, 0, None, closed="neither"), None],
-        "feature_map": [StrOptions({"exact", "rff", "nystroem", "identity"})],
+        "gamma": [
+            StrOptions({"scale", "auto"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
+        "feature_map": [StrOptions({"auto", "exact", "rff", "nystroem", "identity"})],
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        "maxip": [StrOptions({"exact", "lsh"})],
+        "maxip": [StrOptions({"auto", "exact", "lsh"})],
         "n_tables": [Interval(Integral, 1, None, closed="left")],
         "n_bits": [Interval(Integral, 0, 62, closed="both")],
         "n_probes": [Interval(Integral, 0, None, closed="left")],
@@ -305,10 +503,10 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         n_samples=100,
         *,
         kernel="rbf",
-        gamma=None,
-        feature_map="exact",
+        gamma="scale",
+        feature_map="auto",
         n_components=256,
-        maxip="exact",
+        maxip="auto",
         n_tables=16,
         n_bits=8,
         n_probes=0,
@@ -339,57 +537,12 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         tags.target_tags.required = self.per_class
         return tags
 
-    def _check_combinations(self):
-        if self.maxip == "lsh" and self.feature_map == "exact":
-            raise ValueError(
-                "maxip='lsh' needs explicit features: set feature_map to 'rff', "
-                "'nystroem' or 'identity' (got feature_map='exact')."
-            )
-        if self.feature_map == "rff" and self.kernel != "rbf":
-            raise ValueError(
-                "feature_map='rff' approximates the RBF kernel; it needs "
-                f"kernel='rbf', got kernel={self.kernel!r}."
-            )
-        if self.feature_map == "identity" and self.kernel != "linear":
-            raise ValueError(
-                "feature_map='identity' is the linear kernel; it needs "
-                f"kernel='linear', got kernel={self.kernel!r}."
-            )
-
-    def _class_labels(self, y):
-        """The class of every row, from a classification target ``y``."""
-        if y is None:
-            raise ValueError(
-                f"{type(self).__name__} requires y to be passed, but the target "
-                "y is None: per_class=True herds each class of y separately."
-            )
-        y = y.toarray() if sp.issparse(y) else np.asarray(y)
-        # Before type_of_target, whose NaN test casts NaN to int.
-        assert_all_finite(y, input_name="y")
-        y_type = type_of_target(y, input_name="y")
-        if y_type in ("binary", "multiclass"):
-            # scikit-learn's DataConversionWarning for a column vector.
-            return column_or_1d(y, warn=True)
-        if y_type == "multilabel-indicator" and np.all(y.sum(axis=1) == 1):
-            # One-hot rows, as imbalanced-learn accepts them.
-            return y.argmax(axis=1)
-        if y_type in ("multilabel-indicator", "multiclass-multioutput"):
-            raise ValueError(
-                "Multilabel and multioutput targets are not supported with "
-                f"per_class=True: every row needs one class (got a {y_type} y)."
-            )
-        raise ValueError(
-            f"Unknown label type: {y_type!r}. per_class=True herds each class "
-            "of y separately and needs a binary or multiclass y, or its "
-            "one-hot encoding."
-        )
-
     def _features(self, X):
         """Explicit features of X (float64, dense)."""
-        if self.feature_map == "identity":
+        if self.feature_map_name_ == "identity":
             X = X.toarray() if sp.issparse(X) else X
             return np.asarray(X, dtype=np.float64)
-        if self.feature_map == "nystroem":
+        if self.feature_map_name_ == "nystroem":
             scale = self._nystroem_scale
             features = self.feature_map_.transform(X / scale) * scale
             return np.asarray(features, dtype=np.float64)
@@ -417,13 +570,16 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         self : KernelHerdingSampler
             The fitted sampler.
         """
+        start = time.perf_counter()
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32])
         # The kernels form squared distances or inner products of the rows.
         check_square_range(X)
         if y is not None:
             check_consistent_length(X, y)
-        self._check_combinations()
-        labels = self._class_labels(y) if self.per_class else None
+        if self.feature_map != "auto" and self.maxip != "auto":
+            # Refuse a bad pair before any work on y.
+            _check_combinations(self.feature_map, self.maxip, self.kernel)
+        labels = _class_labels(y, type(self).__name__) if self.per_class else None
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         # Herding only uses the weights normalized, p = w / sum(w): dividing
         # by the largest first keeps the sums finite for weights up to the
@@ -452,18 +608,40 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             )
         masses = np.array([sample_weight[g].sum() for g in groups])
         budgets = _apportion(self.n_samples, masses, minimum=1)
+        n_rows = max(g.size for g in groups)
+        # The kernel trick reads every stored entry of a row: nnz / n of them
+        # for sparse X.
+        width = X.nnz / X.shape[0] if sp.issparse(X) else X.shape[1]
+        cost = sum(g.size**2 for g in groups) * (width + EXACT_COST_OFFSET)
+        self.feature_map_name_, self.maxip_ = _resolve_search(
+            self.feature_map,
+            self.maxip,
+            self.kernel,
+            cost,
+            n_rows,
+            max(budgets),
+            sp.issparse(X),
+        )
+        _check_combinations(self.feature_map_name_, self.maxip_, self.kernel)
 
         rng = check_random_state(self.random_state)
-        self._gamma = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
         X64 = X.astype(np.float64, copy=False)
+        self.gamma_ = self._gamma = _resolve_gamma(self.gamma, X64)
+        progress = TimedProgress(self.verbose, self.n_samples, start=start)
+        candidates = "in the largest class" if labels is not None else "in all"
+        gamma_text = f", gamma={self._gamma:.4g}" if self.kernel == "rbf" else ""
+        progress.stamped(
+            f"{n_rows} candidate rows {candidates}: feature_map="
+            f"{self.feature_map_name_!r}, maxip={self.maxip_!r}{gamma_text}"
+        )
         self.feature_map_ = None
-        if self.feature_map == "rff":
+        if self.feature_map_name_ == "rff":
             self.feature_map_ = RBFSampler(
                 gamma=self._gamma,
                 n_components=self.n_components,
                 random_state=rng.randint(MAX_SEED),
             ).fit(X64)
-        elif self.feature_map == "nystroem":
+        elif self.feature_map_name_ == "nystroem":
             # Nystroem floors the eigenvalues of its kernel matrix at the
             # absolute 1e-12: the features of the linear kernel, homogeneous
             # in X, are computed on X / max|X| when that exceeds 1, so that the
@@ -479,7 +657,9 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
                 n_components=min(self.n_components, X.shape[0]),
                 random_state=rng.randint(MAX_SEED),
             ).fit(X64 / self._nystroem_scale)
-        F = None if self.feature_map == "exact" else self._features(X64)
+        F = None if self.feature_map_name_ == "exact" else self._features(X64)
+        if F is not None:
+            progress.stamped(f"Features of shape {F.shape} computed")
 
         indices, weights, resample, history, n_scored = [], [], [], [], []
         # Herding is a loop of small BLAS calls (blocks of kernel rows, one
@@ -495,8 +675,19 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
                     max_iter=budget,
                     verbose=self.verbose,
                 )
+                if labels is not None:
+                    progress.stamped(
+                        f"Class {classes[len(indices)]}: {budget} selections "
+                        f"among {group.size} rows"
+                    )
                 problem = X64[group] if F is None else self._search(F[group], rng)
-                result = solver.solve(problem, sample_weight[group] / mass)
+                if self.maxip_ == "lsh":
+                    progress.stamped(f"LSH index of {group.size} rows built")
+                # One clock for the whole fit; the period follows this run.
+                run_progress = TimedProgress(self.verbose, budget, start=start)
+                result = solver.solve(
+                    problem, sample_weight[group] / mass, progress=run_progress
+                )
                 indices.append(group[result.active_set])
                 weights.append(result.weights * budget / self.n_samples)
                 if self.learning_rate == "herding":
@@ -526,7 +717,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
 
     def _search(self, F, rng):
         """The LMO over the feature vectors F, exact or through LSH."""
-        if self.maxip == "exact":
+        if self.maxip_ == "exact":
             return ConvexHullLMO(ExactMIPS()).fit(F)
         mips = LSHMIPS(
             n_tables=self.n_tables,
@@ -598,7 +789,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         check_square_range(X)
         X = X.astype(np.float64, copy=False)
         kernel = self.kernel
-        if self.feature_map != "exact":
+        if self.feature_map_name_ != "exact":
             # Explicit features: the kernel is their inner product.
             X, kernel = self._features(X), "linear"
         support = np.arange(self._support.shape[0])

@@ -1,0 +1,430 @@
+"""The defaults panel of CompAdaGradClassifier: candidates against diagonal AdaGrad.
+
+Every candidate setting of the choices a user does not think about
+(``variant``, ``n_components``, ``eta0``, ``batch_size``) is scored by its
+zero-one test error against diagonal AdaGrad, the same estimator with
+``n_components=0`` and otherwise the same parameters (so the same ``eta0``
+and ``batch_size``: equal tuning effort), on the same split, seed by seed.
+Families of data:
+
+- ``gaussian``: :func:`~skcgm.datasets.make_logistic_classification`, i.i.d.
+  Gaussian features (no correlation: no advantage claimed);
+- ``log-normal rows``: the same with log-normal row norms
+  (``row_scale_std=1``);
+- ``sparse text``: :func:`~skcgm.datasets.make_sparse_text_classification`,
+  CSR (the paper's RCV1 regime: no advantage claimed);
+- ``correlated k30`` / ``correlated k300``:
+  :func:`~skcgm.datasets.make_correlated_classification`, 8 latent directions
+  mixed by a random rotation, condition numbers 30 and 300 (the paper's
+  claim: dense, correlated, ill-conditioned features);
+- ``breast cancer`` and ``digits`` (10 classes, one-vs-rest): the bundled
+  sets, standardized (strongly correlated dense features), and the digits
+  with their pixels in [0, 1] (``digits, pixels / 16``);
+- ``digits prototypes``: :func:`~skcgm.datasets.digits_prototype_features`,
+  the paper's MNIST construction on the bundled digits (4 vs 9).
+
+Three protocols, all with ``loss='hinge'``, ``penalty='l2'``,
+``alpha=1e-4`` (the estimator's defaults):
+
+- ``fit``: :meth:`fit` with every other parameter at the value of the
+  candidate, the stopping rule included (what a user gets);
+- ``E epochs``: ``max_iter=E``, ``tol=None``: equal epochs for the
+  candidate and its diagonal;
+- ``tuned``: ``eta0`` chosen from the same grid for the candidate and for its
+  diagonal by the same rule (the lowest error on the last quarter of the
+  training rows, fitted on the first three quarters, ``E`` epochs), then the
+  chosen model's test error.
+
+The cut is ``1 - error / diagonal error`` of the medians over the seeds
+(positive: the candidate errs less). Fit times (wall clock, median over the
+seeds) are recorded beside ``SGDClassifier(loss='hinge')``'s, for
+information: the machine is shared, so they are contended.
+
+Usage::
+
+    python benchmarks/_defaults_compadagrad.py            # quick panel
+    python benchmarks/_defaults_compadagrad.py --full     # more sizes and seeds
+    python benchmarks/_defaults_compadagrad.py --json panel.json
+    python benchmarks/_defaults_compadagrad.py --protocols fit \\
+        --candidates "n_components=16,n_components=128,eta0=0.03,batch_size=8"
+"""
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+from _common import machine_caption, machine_info, write_json
+from sklearn.datasets import load_breast_cancer, load_digits
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import SGDClassifier
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+
+from skcgm.datasets import (
+    digits_prototype_features,
+    make_correlated_classification,
+    make_logistic_classification,
+    make_sparse_text_classification,
+)
+from skcgm.linear_model import CompAdaGradClassifier
+
+# Candidates, as overrides of the estimator's defaults ({} is the default
+# itself). Each is paired with its diagonal: the same overrides and
+# n_components=0 (variant and n_components are then irrelevant).
+CANDIDATES = {
+    "default": {},
+    "variant='paper'": {"variant": "paper"},
+    "variant='theory'": {"variant": "theory"},
+    "n_components=16": {"n_components": 16},
+    "n_components=32": {"n_components": 32},
+    "n_components=128": {"n_components": 128},
+    "eta0=0.03": {"eta0": 0.03},
+    "eta0=0.3": {"eta0": 0.3},
+    "batch_size=8": {"batch_size": 8},
+    "batch_size=128": {"batch_size": 128},
+}
+# The quick panel: these candidates under the fit protocol, only the first
+# three at equal epochs and only the default tuned.
+QUICK_CANDIDATES = (
+    "default",
+    "variant='paper'",
+    "variant='theory'",
+    "n_components=32",
+    "eta0=0.3",
+    "batch_size=128",
+)
+QUICK_EPOCHS_CANDIDATES = QUICK_CANDIDATES[:3]
+QUICK_TUNED_CANDIDATES = QUICK_CANDIDATES[:1]
+ETA0_GRID = (0.03, 0.1, 0.3, 1.0)
+COMMON = {"loss": "hinge", "penalty": "l2", "alpha": 1e-4}
+# The families where the paper claims an advantage over diagonal AdaGrad.
+ADVANTAGE = "correlated"
+NEUTRAL = "none claimed"
+
+
+def _split(X, y, seed, test_size=0.5):
+    return train_test_split(X, y, test_size=test_size, stratify=y, random_state=seed)
+
+
+def _standardized(split):
+    X_train, X_test, y_train, y_test = split
+    scaler = StandardScaler().fit(X_train)
+    return scaler.transform(X_train), scaler.transform(X_test), y_train, y_test
+
+
+def _families(quick):
+    """``{name: (claim, load(seed) -> (X_train, X_test, y_train, y_test))}``."""
+    n = 3000 if quick else 10000
+    d_dense = 64 if quick else 256
+    d_correlated = (128,) if quick else (128, 256)
+
+    def logistic(row_scale_std):
+        def load(seed):
+            X, y, _ = make_logistic_classification(
+                n, d_dense, row_scale_std=row_scale_std, random_state=seed
+            )
+            return _split(X, y, seed)
+
+        return load
+
+    def sparse(seed):
+        X, y = make_sparse_text_classification(
+            n, 1024 if quick else 4096, doc_length=20, class_sep=1.5, random_state=seed
+        )
+        return _split(X, y, seed)
+
+    def correlated(d, kappa):
+        def load(seed):
+            X, y = make_correlated_classification(
+                n,
+                d,
+                n_informative=8,
+                condition_number=kappa,
+                noise=0.003,
+                label_noise=0.1,
+                random_state=seed,
+            )
+            return _split(X, y, seed)
+
+        return load
+
+    def bundled(loader):
+        def load(seed):
+            X, y = loader(return_X_y=True)
+            return _standardized(_split(X, y, seed))
+
+        return load
+
+    def pixels(seed):
+        # The natural scale of the pixels, [0, 1]: standardizing inflates the
+        # nearly constant border pixels (z-scores up to 42).
+        X, y = load_digits(return_X_y=True)
+        return _split(X / 16.0, y, seed)
+
+    def prototypes(seed):
+        X_train, X_test, y_train, y_test = digits_prototype_features(
+            n_prototypes=128, random_state=seed
+        )
+        return X_train, X_test, y_train, y_test
+
+    families = {
+        f"gaussian d={d_dense}": (NEUTRAL, logistic(0.0)),
+        f"log-normal rows d={d_dense}": (NEUTRAL, logistic(1.0)),
+        "sparse text": (NEUTRAL, sparse),
+    }
+    for d in d_correlated:
+        for kappa in (30, 300):
+            families[f"correlated k{kappa} d={d}"] = (ADVANTAGE, correlated(d, kappa))
+    families["breast cancer"] = (ADVANTAGE, bundled(load_breast_cancer))
+    families["digits"] = (ADVANTAGE, bundled(load_digits))
+    families["digits, pixels / 16"] = (ADVANTAGE, pixels)
+    families["digits prototypes"] = (ADVANTAGE, prototypes)
+    return families
+
+
+def _fit(params, X_train, y_train, seed):
+    start = time.perf_counter()
+    model = CompAdaGradClassifier(**COMMON, **params, random_state=seed)
+    model.fit(X_train, y_train)
+    return model, time.perf_counter() - start
+
+
+def _error(model, X, y):
+    return float(1.0 - model.score(X, y))
+
+
+def _tuned_error(params, split, seed, epochs):
+    """Test error at the ``eta0`` of the grid with the lowest validation error."""
+    X_train, X_test, y_train, y_test = split
+    # The last quarter of the training rows, stratified by the split above,
+    # holds out the validation rows.
+    X_fit, X_val, y_fit, y_val = train_test_split(
+        X_train, y_train, test_size=0.25, stratify=y_train, random_state=seed
+    )
+    best = None
+    for eta0 in ETA0_GRID:
+        model, _ = _fit(
+            {**params, "eta0": eta0, "max_iter": epochs, "tol": None},
+            X_fit,
+            y_fit,
+            seed,
+        )
+        val = _error(model, X_val, y_val)
+        # Ties go to the smaller eta0 (the grid is ascending).
+        if best is None or val < best[0]:
+            best = (val, _error(model, X_test, y_test), eta0)
+    return best[1], best[2]
+
+
+def _protocols(quick):
+    epochs = 5 if quick else 10
+    return {"fit": None, f"{epochs} epochs": epochs, f"tuned, {epochs} epochs": epochs}
+
+
+def _sgd_time(split, seed):
+    X_train, _, y_train, _ = split
+    start = time.perf_counter()
+    SGDClassifier(**COMMON, random_state=seed).fit(X_train, y_train)
+    return time.perf_counter() - start
+
+
+def run_panel(
+    quick=True,
+    seeds=None,
+    families=None,
+    candidates=None,
+    protocols=None,
+    verbose=True,
+):
+    """Score the candidates against their diagonal AdaGrad on every family.
+
+    Parameters
+    ----------
+    quick : bool, default=True
+        The quick panel (small sizes, 3 seeds; six candidates under ``fit``,
+        the three variants at equal epochs, the default tuned) or the full
+        one (larger sizes, 5 seeds, every candidate under every protocol).
+    seeds : int, default=None
+        Number of seeds; None means 3 (quick) or 5 (full).
+    families : list of str, default=None
+        Names of the families to run (a subset of the panel's); None runs
+        them all.
+    candidates : list of str, default=None
+        Names of the candidates (keys of ``CANDIDATES``), each run under
+        every protocol; None runs them all (in the quick panel, a subset
+        per protocol).
+    protocols : list of {'fit', 'epochs', 'tuned'}, default=None
+        The protocols to run; None runs all three.
+    verbose : bool, default=True
+        One progress line per family on stdout.
+
+    Returns
+    -------
+    rows : list of dict
+        One per (family, protocol, candidate): ``family``, ``claim``,
+        ``protocol``, ``candidate``, ``params``, ``errors`` and
+        ``diagonal_errors`` (per seed), ``error`` and ``diagonal_error``
+        (medians), ``cut`` (``1 - error / diagonal_error``),
+        ``seeds_better`` (seeds where the candidate errs less, paired),
+        ``eta0`` and ``diagonal_eta0`` (the chosen ones, tuned protocol),
+        ``fit_time`` and ``diagonal_fit_time`` (median seconds), ``n_iter``
+        (median epochs) and ``sgd_fit_time`` (median seconds of
+        ``SGDClassifier(loss='hinge')`` on the same data).
+    """
+    n_seeds = seeds or (3 if quick else 5)
+    all_families = _families(quick)
+    names = families or list(all_families)
+    chosen = candidates or list(CANDIDATES)
+    # An explicit list of candidates runs under every protocol.
+    subsets = quick and candidates is None
+    all_protocols = _protocols(quick)
+    kinds = dict(zip(("fit", "epochs", "tuned"), all_protocols))
+    protocols = {
+        kinds[kind]: all_protocols[kinds[kind]] for kind in (protocols or kinds)
+    }
+    rows = []
+    for family in names:
+        claim, load = all_families[family]
+        if verbose:
+            print(f"[defaults panel] {family} ...", flush=True)
+        splits = [load(seed) for seed in range(n_seeds)]
+        sgd = float(np.median([_sgd_time(s, i) for i, s in enumerate(splits)]))
+        for protocol, epochs in protocols.items():
+            for name in chosen:
+                if subsets and name not in {
+                    "fit": QUICK_CANDIDATES,
+                    "tuned": QUICK_TUNED_CANDIDATES,
+                }.get(protocol.split(",")[0], QUICK_EPOCHS_CANDIDATES):
+                    continue
+                params = dict(CANDIDATES[name])
+                diagonal = {**params, "n_components": 0}
+                out = {
+                    key: [] for key in ("err", "diag", "eta", "deta", "t", "dt", "it")
+                }
+                for seed, split in enumerate(splits):
+                    X_train, X_test, y_train, y_test = split
+                    if protocol.startswith("tuned"):
+                        err, eta = _tuned_error(params, split, seed, epochs)
+                        derr, deta = _tuned_error(diagonal, split, seed, epochs)
+                        out["eta"].append(eta)
+                        out["deta"].append(deta)
+                    else:
+                        extra = (
+                            {} if epochs is None else {"max_iter": epochs, "tol": None}
+                        )
+                        model, t = _fit({**params, **extra}, X_train, y_train, seed)
+                        dmodel, dt = _fit({**diagonal, **extra}, X_train, y_train, seed)
+                        err, derr = (
+                            _error(model, X_test, y_test),
+                            _error(dmodel, X_test, y_test),
+                        )
+                        out["t"].append(t)
+                        out["dt"].append(dt)
+                        out["it"].append(model.n_iter_)
+                    out["err"].append(err)
+                    out["diag"].append(derr)
+                error = float(np.median(out["err"]))
+                diagonal_error = float(np.median(out["diag"]))
+                rows.append(
+                    {
+                        "family": family,
+                        "claim": claim,
+                        "protocol": protocol,
+                        "candidate": name,
+                        "params": params,
+                        "errors": out["err"],
+                        "diagonal_errors": out["diag"],
+                        "error": error,
+                        "diagonal_error": diagonal_error,
+                        "cut": 1.0 - error / diagonal_error if diagonal_error else 0.0,
+                        "seeds_better": int(
+                            np.sum(np.array(out["err"]) < np.array(out["diag"]))
+                        ),
+                        "eta0": out["eta"] or None,
+                        "diagonal_eta0": out["deta"] or None,
+                        "fit_time": float(np.median(out["t"])) if out["t"] else None,
+                        "diagonal_fit_time": (
+                            float(np.median(out["dt"])) if out["dt"] else None
+                        ),
+                        "n_iter": float(np.median(out["it"])) if out["it"] else None,
+                        "sgd_fit_time": sgd,
+                    }
+                )
+    return rows
+
+
+def format_panel(rows):
+    """One table per protocol: a line per (family, candidate)."""
+    lines = []
+    for protocol in dict.fromkeys(row["protocol"] for row in rows):
+        lines.append(f"\nProtocol: {protocol}\n")
+        header = (
+            f"{'family':<26} {'claim':<12} {'candidate':<17} {'error':>7} "
+            f"{'diagonal':>8} {'cut':>7} {'better':>6} {'epochs':>6} "
+            f"{'fit s':>7} {'/ SGD':>6}"
+        )
+        lines += [header, "-" * len(header)]
+        for row in rows:
+            if row["protocol"] != protocol:
+                continue
+            n_seeds = len(row["errors"])
+            epochs = "" if row["n_iter"] is None else f"{row['n_iter']:.0f}"
+            fit = "" if row["fit_time"] is None else f"{row['fit_time']:.3f}"
+            ratio = (
+                ""
+                if row["fit_time"] is None
+                else f"{row['fit_time'] / row['sgd_fit_time']:.1f}"
+            )
+            lines.append(
+                f"{row['family']:<26} {row['claim']:<12} {row['candidate']:<17} "
+                f"{row['error']:7.4f} {row['diagonal_error']:8.4f} "
+                f"{row['cut']:+7.1%} {row['seeds_better']:>3}/{n_seeds:<2} "
+                f"{epochs:>6} {fit:>7} {ratio:>6}"
+            )
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--full", action="store_true", help="larger panel")
+    parser.add_argument("--seeds", type=int, default=None, help="seeds (3 / 5)")
+    parser.add_argument("--json", metavar="PATH", help="also write the rows here")
+    parser.add_argument(
+        "--candidates",
+        help="comma-separated candidates, each under every protocol "
+        f"(of: {', '.join(CANDIDATES)})",
+    )
+    parser.add_argument(
+        "--protocols", help="comma-separated, of: fit, epochs, tuned (all)"
+    )
+    args = parser.parse_args(argv)
+    candidates = args.candidates.split(",") if args.candidates else None
+    protocols = args.protocols.split(",") if args.protocols else None
+    machine = machine_info()
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        rows = run_panel(
+            quick=not args.full,
+            seeds=args.seeds,
+            candidates=candidates,
+            protocols=protocols,
+        )
+    wall = time.perf_counter() - start
+    print(f"\n{machine_caption(machine)} Wall time {wall:.0f} s.")
+    print(
+        "Test error (median over the seeds) of each candidate and of its "
+        "diagonal AdaGrad (n_components=0, same other parameters); cut = 1 - "
+        "error / diagonal; better = seeds where the candidate errs less; fit s "
+        "= median fit time, / SGD = over SGDClassifier(loss='hinge')'s "
+        "(contended machine)."
+    )
+    print(format_panel(rows))
+    if args.json:
+        write_json(args.json, machine, vars(args), {"rows": rows, "wall_s": wall})
+    return rows
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,264 @@
+"""KernelHerdingSampler defaults: where 'auto' switches from exact to features.
+
+The measurements behind ``feature_map='auto'`` and ``maxip='auto'`` of
+:class:`~skcgm.sampling.KernelHerdingSampler` (issue 18, part D). On the
+Gaussian mixture of ``skcgm.datasets.make_gaussian_mixture`` for n in
+{1e3, 3e3, 1e4, 3e4, 5e4} and d in {2, 20, 64}, with the sampler's defaults
+otherwise (``n_samples=100``, ``gamma='scale'``, 256 random Fourier
+features, 16 LSH tables of 8 bits), three searches are timed, single
+threaded:
+
+- ``exact``: ``feature_map='exact'``, the kernel trick (the O(n^2 d) mean
+  embedding, then O(n d) per iteration);
+- ``rff``: ``feature_map='rff', maxip='exact'``, an exact scan of the
+  random features;
+- ``rff+lsh``: ``feature_map='rff', maxip='lsh'``.
+
+Reported per case: the fit time (best of ``repeats`` below n = 1e4, one fit
+above), as CPU time (the fits are single threaded, so this is their time on
+an idle core) and wall time (which also counts the other processes of a
+shared machine), the sampler's own squared MMD ``-score(X)`` (in its kernel for
+``exact``, in the random-feature space otherwise, so the three are not on
+one scale), the squared MMD in the exact RBF kernel of every subset (the
+comparable figure; the data term :math:`p^\\top K p` is read off the exact
+fit, so it costs no extra :math:`O(n^2 d)` pass), and the rows scored per
+iteration by LSH. The exact fit is skipped, in ``quick`` mode, where its
+predicted time (from the smaller n of the same d, as :math:`n^2`) exceeds
+``max_exact_seconds``; its MMD column is then empty.
+
+A second panel, :func:`run_lsh_panel`, times random features with and without
+the index beyond the grid (n up to 2e5) and for more iterations
+(``n_samples`` 100 and 1000), where the index can pay for its construction.
+
+Usage::
+
+    python benchmarks/_defaults_herding.py [--full] [--panel all] [--json PATH]
+"""
+
+import argparse
+import time
+
+from _common import format_table, machine_caption, machine_info, write_json
+from sklearn.metrics.pairwise import rbf_kernel
+from threadpoolctl import threadpool_limits
+
+from skcgm.datasets import make_gaussian_mixture
+from skcgm.sampling import KernelHerdingSampler
+
+SEED = 0
+SIZES = (1_000, 3_000, 10_000, 20_000, 30_000, 50_000)
+DIMENSIONS = (2, 20, 64)
+METHODS = {
+    "exact": {"feature_map": "exact", "maxip": "exact"},
+    "rff": {"feature_map": "rff", "maxip": "exact"},
+    "rff+lsh": {"feature_map": "rff", "maxip": "lsh"},
+}
+
+
+def _scale_gamma(X):
+    """SVC's gamma='scale', 1 / (n_features * X.var())."""
+    var = X.var()
+    return 1.0 / (X.shape[1] * var) if var != 0 else 1.0
+
+
+def _subset_terms(X, sampler, gamma):
+    """``w' K_SS w - 2 w' K_SX p`` of the subset, in the exact RBF kernel."""
+    S = X[sampler.sample_indices_]
+    w = sampler.sample_weight_
+    cross = rbf_kernel(S, X, gamma=gamma).mean(axis=1) @ w
+    return float(w @ rbf_kernel(S, gamma=gamma) @ w - 2.0 * cross)
+
+
+def _fit(X, options, repeats):
+    """Best CPU and wall times of ``repeats`` fits, and the last sampler.
+
+    The fit runs on one thread, so its CPU time is what its wall time would
+    be on an idle core; the wall time also counts the other processes of a
+    shared machine.
+    """
+    cpu, wall = [], []
+    for _ in range(repeats):
+        sampler = KernelHerdingSampler(random_state=SEED, **options)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        sampler.fit(X)
+        cpu.append(time.process_time() - start_cpu)
+        wall.append(time.perf_counter() - start)
+    return min(cpu), min(wall), sampler
+
+
+def _case(n, d, repeats, skip_exact):
+    X = make_gaussian_mixture(n, d, random_state=SEED + d)
+    gamma = _scale_gamma(X)
+    out = {"n": n, "d": d, "gamma": gamma}
+    subset = {}
+    for name, options in METHODS.items():
+        if name == "exact" and skip_exact:
+            out[f"time_{name}"] = out[f"wall_{name}"] = None
+            out[f"mmd2_own_{name}"] = None
+            continue
+        seconds, wall, sampler = _fit(X, {**options, "gamma": gamma}, repeats)
+        out[f"time_{name}"] = seconds
+        out[f"wall_{name}"] = wall
+        out[f"mmd2_own_{name}"] = -sampler.score(X)
+        out[f"scored_{name}"] = float(sampler.n_scored_.mean() / n)
+        subset[name] = _subset_terms(X, sampler, gamma)
+    data_term = (
+        None if skip_exact else out["mmd2_own_exact"] - subset["exact"]
+    )  # p'Kp = MMD^2 - (w'Kw - 2 w'Kp) of the exact fit.
+    for name in METHODS:
+        known = data_term is not None and name in subset
+        out[f"mmd2_{name}"] = data_term + subset[name] if known else None
+    return out
+
+
+ROWS = (
+    ("gamma", "gamma ('scale')", ".3g"),
+    ("time_exact", "fit CPU time exact (s)", ".2f"),
+    ("time_rff", "fit CPU time rff (s)", ".2f"),
+    ("time_rff+lsh", "fit CPU time rff+lsh (s)", ".2f"),
+    ("wall_exact", "fit wall time exact (s)", ".2f"),
+    ("wall_rff", "fit wall time rff (s)", ".2f"),
+    ("wall_rff+lsh", "fit wall time rff+lsh (s)", ".2f"),
+    ("mmd2_exact", "MMD^2 exact kernel, exact", ".3e"),
+    ("mmd2_rff", "MMD^2 exact kernel, rff", ".3e"),
+    ("mmd2_rff+lsh", "MMD^2 exact kernel, rff+lsh", ".3e"),
+    ("mmd2_own_rff", "-score (RFF space), rff", ".3e"),
+    ("mmd2_own_rff+lsh", "-score (RFF space), rff+lsh", ".3e"),
+    ("scored_rff+lsh", "LSH rows scored / n per iteration", ".3f"),
+)
+
+
+def run_panel(quick=True, sizes=SIZES, dimensions=DIMENSIONS, max_exact_seconds=60.0):
+    """Measure the three searches over the grid; a dict of cases.
+
+    Parameters
+    ----------
+    quick : bool, default=True
+        One fit per case, and the exact fit skipped where it is predicted to
+        take more than ``max_exact_seconds``; otherwise the best of 3 fits
+        below n = 1e4 and every exact fit.
+    sizes, dimensions : tuple of int
+        The grid of n and d.
+    max_exact_seconds : float, default=60.0
+        Budget of one exact fit in ``quick`` mode, in CPU seconds.
+
+    Returns
+    -------
+    results : dict
+        ``"n=..., d=..."`` to the measures of that case.
+    """
+    results = {}
+    # Herding is single threaded inside fit; the features and the index too.
+    with threadpool_limits(1):
+        for d in dimensions:
+            last = None
+            for n in sizes:
+                repeats = 1 if quick or n >= 10_000 else 3
+                predicted = None if last is None else last[1] * (n / last[0]) ** 2
+                skip = quick and predicted is not None and predicted > max_exact_seconds
+                print(f"[defaults_herding] n={n}, d={d} ...", flush=True)
+                row = _case(n, d, repeats, skip)
+                if row["time_exact"] is not None:
+                    last = (n, row["time_exact"])
+                results[f"n={n}, d={d}"] = row
+                print(
+                    "  "
+                    + ", ".join(
+                        f"{key}={row[key]:.4g}"
+                        for key, *_ in ROWS
+                        if row.get(key) is not None
+                    ),
+                    flush=True,
+                )
+    return results
+
+
+LSH_ROWS = (
+    ("time_rff", "fit CPU time rff (s)", ".2f"),
+    ("time_rff+lsh", "fit CPU time rff+lsh (s)", ".2f"),
+    ("wall_rff", "fit wall time rff (s)", ".2f"),
+    ("wall_rff+lsh", "fit wall time rff+lsh (s)", ".2f"),
+    ("mmd2_own_rff", "-score (RFF space), rff", ".3e"),
+    ("mmd2_own_rff+lsh", "-score (RFF space), rff+lsh", ".3e"),
+    ("scored_rff+lsh", "LSH rows scored / n per iteration", ".3f"),
+)
+
+
+def run_lsh_panel(
+    sizes=(30_000, 100_000, 200_000), dimensions=(2, 20), n_iter=(100, 300, 1000)
+):
+    """Random features with and without the LSH index beyond the main grid.
+
+    The exact kernel costs too much there (and so does its MMD, whose data
+    term is :math:`O(n^2 d)`): both runs use the same random features (one
+    ``random_state``), so their own squared MMDs, in that feature space,
+    compare. One fit per case.
+
+    Returns
+    -------
+    results : dict
+        ``"n=..., d=..., T=..."`` to the measures of that case.
+    """
+    results = {}
+    with threadpool_limits(1):
+        for d in dimensions:
+            for n in sizes:
+                X = make_gaussian_mixture(n, d, random_state=SEED + d)
+                gamma = _scale_gamma(X)
+                for T in n_iter:
+                    print(f"[defaults_herding] LSH n={n}, d={d}, T={T} ...", flush=True)
+                    row = {"n": n, "d": d, "n_samples": T}
+                    for name in ("rff", "rff+lsh"):
+                        options = {**METHODS[name], "gamma": gamma, "n_samples": T}
+                        cpu, wall, sampler = _fit(X, options, 1)
+                        row[f"time_{name}"], row[f"wall_{name}"] = cpu, wall
+                        row[f"mmd2_own_{name}"] = float(sampler.objective_history_[-1])
+                        row[f"scored_{name}"] = float(sampler.n_scored_.mean() / n)
+                    print(
+                        "  " + ", ".join(f"{k}={row[k]:.4g}" for k, *_ in LSH_ROWS),
+                        flush=True,
+                    )
+                    results[f"n={n}, d={d}, T={T}"] = row
+    return results
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--full", action="store_true", help="repeats, every exact fit")
+    parser.add_argument("--json", metavar="PATH", help="also write the results here")
+    parser.add_argument(
+        "--panel",
+        choices=["grid", "lsh", "all"],
+        default="all",
+        help="the n x d grid, the LSH panel beyond it, or both (all)",
+    )
+    args = parser.parse_args(argv)
+    machine = machine_info()
+    results, lsh = {}, {}
+    if args.panel in ("lsh", "all"):
+        lsh = run_lsh_panel()
+        print(f"\nRFF with and without LSH.\n{machine_caption(machine)}\n")
+        print(format_table(lsh, LSH_ROWS, 1))
+    if args.panel in ("grid", "all"):
+        results = run_panel(quick=not args.full)
+    if not results:
+        if args.json:
+            write_json(args.json, machine, {"seed": SEED}, {"grid": {}, "lsh": lsh})
+        return
+    print(
+        "\nKernelHerdingSampler defaults (n_samples=100, gamma='scale', "
+        "n_components=256, 16 tables x 8 bits), single thread, "
+        f"{'quick' if not args.full else 'full'} panel.\n{machine_caption(machine)}\n"
+    )
+    for d in DIMENSIONS if results else ():
+        panel = {k: v for k, v in results.items() if v["d"] == d}
+        print(f"d = {d}")
+        print(format_table(panel, ROWS, 1 if not args.full else 3))
+        print()
+    if args.json:
+        config = {"quick": not args.full, "seed": SEED, "methods": METHODS}
+        write_json(args.json, machine, config, {"grid": results, "lsh": lsh})
+
+
+if __name__ == "__main__":
+    main()
