@@ -109,7 +109,9 @@ def _diagonal(delta):
 def _full_matrix(delta, variant, n_padded=None):
     """Full-matrix AdaGrad: (G + delta I)^{1/2} ('paper'), G^{1/2} + delta I
     ('theory') or (G^{1/2} + delta I) / sqrt(n_padded) ('balanced': the
-    subspace rate eta sqrt(k) with k = n_padded)."""
+    subspace rate eta sqrt(k) with k = n_padded), or over sqrt(n_padded / r)
+    with r = (tr G^{1/2})^2 / tr G ('adaptive'; the zero padded block adds
+    nothing to either trace)."""
 
     def preconditioner(G, diag_sq):
         inside = delta if variant == "paper" else 0.0
@@ -119,6 +121,14 @@ def _full_matrix(delta, variant, n_padded=None):
             root = root + delta
         if variant == "balanced":
             root = root / np.sqrt(n_padded)
+        elif variant == "adaptive":
+            # Eigenvalues at rounding level count as zeros, as in the solver
+            # (their roots, ~1e-8, would shift r by as much).
+            eps = np.finfo(np.float64).eps
+            mu = np.where(eigvals > n_padded * eps * eigvals[-1], eigvals, 0.0)
+            sv = np.sqrt(mu)
+            r = sv.sum() ** 2 / np.sum(sv**2) if np.sum(sv**2) > 0 else 1.0
+            root = root / np.sqrt(n_padded / max(r, 1.0))
         return (eigvecs * root) @ eigvecs.T
 
     return preconditioner
@@ -181,7 +191,7 @@ def test_no_subspace_is_diagonal_adagrad(global_random_seed, loss, penalty):
     assert model.n_iter_ == 3
 
 
-@pytest.mark.parametrize("variant", ["paper", "theory", "balanced"])
+@pytest.mark.parametrize("variant", ["paper", "theory", "balanced", "adaptive"])
 @pytest.mark.parametrize("n_features", [8, 6])
 @pytest.mark.parametrize("penalty", ["l2", None])
 def test_full_subspace_is_full_matrix_adagrad(
@@ -772,11 +782,13 @@ def test_tiny_delta_on_half_zero_data_fits():
 def test_l1_step_on_an_underflowed_metric_raises_sgd_value_error():
     # tau * delta = 1e-600 underflows the complement metric: the homotopy's
     # Cholesky factorization raised numpy's LinAlgError ("Matrix is not
-    # positive definite") out of fit (issue 16).
+    # positive definite") out of fit (issue 16). 'balanced' (as 'paper')
+    # underflows here; the default 'adaptive' fits, with finite coefficients.
     rng = np.random.RandomState(9)
     X = rng.standard_normal((8, 4)) * 1e-8
     y = rng.randint(0, 2, 8)
     model = CompAdaGradClassifier(
+        variant="balanced",
         penalty="l1",
         alpha=1e-300,
         eta0=1e-3,
@@ -791,6 +803,8 @@ def test_l1_step_on_an_underflowed_metric_raises_sgd_value_error():
     with pytest.raises(ValueError, match=_OVERFLOW) as info:
         model.fit(X, y)
     assert not isinstance(info.value, np.linalg.LinAlgError)
+    model.set_params(variant="adaptive").fit(X, y)
+    assert np.all(np.isfinite(model.coef_)) and np.all(np.isfinite(model.intercept_))
 
 
 def test_intercept_statistics_that_overflow_raise():

@@ -82,7 +82,7 @@ def test_paper_variant_does_not_reach_the_default_cut():
 
 def test_defaults():
     params = CompAdaGradClassifier().get_params()
-    assert params["variant"] == "balanced"
+    assert params["variant"] == "adaptive"
     assert params["n_components"] == 64
     assert params["eta0"] == 0.1
     assert params["batch_size"] == 32

@@ -32,7 +32,8 @@ def _sqrt_psd_from_rows(Z):
 
 def _dense_proximal_matrix(projection, grads, *, tau, delta, variant):
     """H_t of eq. (5) ('paper'), eq. (19) ('theory', any tau) or eq. (19) with
-    the subspace part over sqrt(k) ('balanced'), densely."""
+    the subspace part over sqrt(k) ('balanced') or sqrt(k / r_t)
+    ('adaptive'), densely."""
     Pi = projection.components_
     k, n = Pi.shape
     c2 = projection.scale_**2
@@ -48,6 +49,12 @@ def _dense_proximal_matrix(projection, grads, *, tau, delta, variant):
             if variant == "balanced":
                 # The subspace step at the rate eta sqrt(k).
                 K /= np.sqrt(k)
+            elif variant == "adaptive":
+                # At the rate eta sqrt(k / r), r = (tr S^{1/2})^2 / tr S from
+                # the singular values of Z Pi~^T (1 while S = 0).
+                sv = np.linalg.svd(Z @ Pt.T, compute_uv=False)
+                r = sv.sum() ** 2 / np.sum(sv**2) if np.sum(sv**2) > 0 else 1.0
+                K /= np.sqrt(k / max(r, 1.0))
             H += Pt.T @ K @ Pt
     if k < n:
         P_perp = np.eye(n) - Pi.T @ Pi / c2
@@ -244,7 +251,7 @@ def test_zero_components_equals_diagonal_adagrad(n_features):
 # -- one step against the dense solve -------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["paper", "theory", "balanced"])
+@pytest.mark.parametrize("variant", ["paper", "theory", "balanced", "adaptive"])
 @pytest.mark.parametrize("scaling", ["srht", "orthonormal"])
 @pytest.mark.parametrize("n_components, tau", [(3, 1.0), (6, 0.3), (11, 2.0)])
 def test_l2_step_equals_dense_solve(variant, scaling, n_components, tau):
@@ -285,7 +292,7 @@ def test_l2_step_with_tau_zero_and_positive_alpha():
     assert errors.max() < 1e-10
 
 
-@pytest.mark.parametrize("variant", ["paper", "theory", "balanced"])
+@pytest.mark.parametrize("variant", ["paper", "theory", "balanced", "adaptive"])
 @pytest.mark.parametrize("n_components", [2, 5, 9])
 def test_theory_and_paper_variants_match_dense_mirror_descent(variant, n_components):
     # Several steps (fewer and more than k, so S is singular then full rank) of
@@ -349,7 +356,7 @@ def _run_l1(projection, grads, *, oracle, alpha, variant, tau=0.8):
     return np.asarray(errors), n_zeros
 
 
-@pytest.mark.parametrize("variant", ["paper", "theory", "balanced"])
+@pytest.mark.parametrize("variant", ["paper", "theory", "balanced", "adaptive"])
 @pytest.mark.parametrize("n_features, n_components", [(16, 3), (31, 8), (32, 12)])
 @pytest.mark.parametrize("alpha", [0.05, 0.3, 1.0])
 def test_l1_step_equals_lars_path_gram(variant, n_features, n_components, alpha):
@@ -824,10 +831,47 @@ def test_l1_steps_emit_no_warning_on_typical_data():
     assert 0 < np.count_nonzero(state.coef) < 64
 
 
+@pytest.mark.parametrize("n_components", [4, 8])
+def test_adaptive_rate_between_balanced_and_theory(n_components):
+    # 'adaptive' divides the subspace part by sqrt(k / r_t): after one
+    # gradient S is rank one (r = 1), the step of 'balanced'; once the
+    # gradients fill the subspace evenly (S = c I, r = k), that of 'theory'.
+    n_features = 8
+    projection = SRHT(n_components, scaling="orthonormal", random_state=2)
+    projection.fit(n_features)
+    g = np.random.RandomState(3).standard_normal(n_features)
+    steps = {}
+    for variant in ("balanced", "theory", "adaptive"):
+        state = init_compadagrad_state(projection)
+        compadagrad_step(state, g, projection, eta=0.5, alpha=0.1, variant=variant)
+        steps[variant] = state.coef.copy()
+    np.testing.assert_allclose(steps["adaptive"], steps["balanced"], rtol=1e-12)
+    assert not np.allclose(steps["balanced"], steps["theory"])
+    # The rows of Pi~ (orthonormal) as gradients: S = I after k steps, so
+    # r = k on the last step only; compare it from the same state.
+    rows = projection.components_ / projection.scale_
+    before = init_compadagrad_state(projection)
+    for row in rows[:-1]:
+        compadagrad_step(before, row, projection, eta=0.5, alpha=0.0, variant="theory")
+    coefs = {}
+    for variant in ("theory", "adaptive"):
+        state = init_compadagrad_state(projection, coef=before.coef)
+        state.subspace_gram[...] = before.subspace_gram
+        state.complement_sq[...] = before.complement_sq
+        compadagrad_step(
+            state, rows[-1], projection, eta=0.5, alpha=0.0, variant=variant
+        )
+        np.testing.assert_allclose(
+            state.subspace_gram, np.eye(n_components), atol=1e-12
+        )
+        coefs[variant] = state.coef
+    np.testing.assert_allclose(coefs["adaptive"], coefs["theory"], rtol=1e-10)
+
+
 # -- elastic net ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["paper", "theory", "balanced"])
+@pytest.mark.parametrize("variant", ["paper", "theory", "balanced", "adaptive"])
 @pytest.mark.parametrize(
     "n_features, n_components", [(12, 0), (12, 3), (20, 8), (16, 16)]
 )

@@ -558,13 +558,18 @@ COMPADAGRAD_CANDIDATES = (
     _seeded("CompAdaGradClassifier(n_components=0)", _adagrad, n_components=0),
     _seeded("SGDClassifier", _standardized(SGDClassifier), loss="hinge", penalty="l2"),
 )
-# 1% of the training rows per round (the default sample_size of the subsample
-# baseline too), the small sample setting of the benchmark, on data
-# large enough for a subsample to be worth drawing.
+# The defaults (10% of the rows per round at this size), then 1% of the rows
+# per round (the default sample_size of the subsample baseline too), the
+# small sample setting of the benchmark, with both samplers.
 _lsl = partial(LocalSensitivityLogistic, sample_size=0.01)
 LOGISTIC_CANDIDATES = (
+    _seeded("LocalSensitivityLogistic()", LocalSensitivityLogistic),
     _seeded("LocalSensitivityLogistic(sample_size=0.01)", _lsl),
-    _seeded("LocalSensitivityLogistic(sampling='uniform')", _lsl, sampling="uniform"),
+    _seeded(
+        "LocalSensitivityLogistic(sample_size=0.01, sampling='uniform')",
+        _lsl,
+        sampling="uniform",
+    ),
     _seeded("LogisticRegression on a 1% uniform subsample", _UniformSubsetLogistic),
     Candidate("LogisticRegression", lambda k, seed: LogisticRegression()),
 )
@@ -584,7 +589,7 @@ _linear = partial(
     metrics=(ACCURACY,),
     protocol="Linear classifiers: StandardScaler, then loss='hinge', penalty='l2', "
     "alpha=1e-4, one-vs-rest; CompAdaGradClassifier at its defaults "
-    "(variant='balanced', n_components=64, batch_size=32), n_components=0 is "
+    "(variant='adaptive', n_components=64, batch_size=32), n_components=0 is "
     "diagonal AdaGrad.",
     family="CompAdaGrad linear classifiers",
 )
@@ -666,8 +671,10 @@ COMPARISONS = (
         LOGISTIC_CANDIDATES,
         "LogisticRegression",
         (LOG_LOSS, ACCURACY),
-        "Logistic regression: C=1; LocalSensitivityLogistic draws sample_size=0.01 of "
-        "the rows per round; the subsample, of that size, without replacement.",
+        "Logistic regression: C=1; LocalSensitivityLogistic at its defaults "
+        "(sample_size='auto': 10% of the rows per round at this size) and drawing "
+        "sample_size=0.01 of the rows per round, by local sensitivity or uniformly; "
+        "the subsample of one round's size (1%), without replacement.",
         family="local-sensitivity logistic regression",
     ),
     OnlineComparison(
