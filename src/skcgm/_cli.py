@@ -119,8 +119,9 @@ def _build_parser():
         type=_positive_int(2),
         default=5,
         metavar="K",
-        help="cross-validation folds (StratifiedKFold for the clustering rows, "
-        "KFold for the regression rows; default: 5)",
+        help="cross-validation folds (StratifiedKFold for the rows with classes, "
+        "KFold for the regression and subspace rows, seeded streams for the "
+        "online learners; default: 5)",
     )
     compare.add_argument(
         "--explain",
