@@ -19,8 +19,12 @@
     (derandomized, ``SKCGM_PROPERTY_EXAMPLES`` examples, 100 by default) in the
     default run, and "slow" (500 random examples) behind the ``slow`` marker.
     Use it as ``property_settings(given(...)(check))()``.
+
+Doctests that draw need matplotlib, the optional "plot" extra: without it they
+are skipped, as the plotting tests skip themselves.
 """
 
+import importlib.util
 import os
 
 import numpy as np
@@ -56,6 +60,19 @@ def _global_random_seeds():
             f"{value!r}."
         )
     return seeds
+
+
+_DRAWING_DOCTESTS = {"skcgm.experiments._plot.draw"}
+
+
+def pytest_collection_modifyitems(config, items):
+    # Called with every collected item, the package's doctests included.
+    if importlib.util.find_spec("matplotlib") is not None:
+        return
+    skip = pytest.mark.skip(reason='needs matplotlib: pip install "skcgm[plot]"')
+    for item in items:
+        if item.name in _DRAWING_DOCTESTS:
+            item.add_marker(skip)
 
 
 def pytest_generate_tests(metafunc):
