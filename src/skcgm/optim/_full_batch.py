@@ -11,6 +11,7 @@ from scipy.optimize import minimize
 from ..utils._blocks import single_threaded_blas
 from ..utils._params import StrictInterval
 from ..utils._sklearn_compat import validate_params
+from ..utils._validation import check_vector
 from ._proximal_point import _PROBLEM_CONSTRAINTS, ProximalPointResult, _checked_problem
 
 __all__ = ["full_batch_lbfgs"]
@@ -125,12 +126,10 @@ def full_batch_lbfgs(
     problem = _checked_problem(
         loss, A, sample_weight, penalized, alpha, signs, fit_intercept
     )
-    start = np.zeros(problem.d) if x0 is None else np.array(x0, dtype=np.float64)
-    if start.shape != (problem.d,):
-        raise ValueError(
-            f"x0 has shape {start.shape}; expected ({problem.d},) "
-            "(the coefficients, then the intercept when fit_intercept=True)."
-        )
+    if x0 is None:
+        start = np.zeros(problem.d)
+    else:
+        start = check_vector(x0, "x0", problem.d, copy=True)
     objectives, grad_norms = [], []
     last = {}
 
@@ -139,7 +138,7 @@ def full_batch_lbfgs(
         # makes the history cost no extra pass over the data.
         if "x" not in last or not np.array_equal(last["x"], x):
             point = problem.evaluate(x.copy())
-            last.update(x=x.copy(), value=point.objective, grad=point.gradient)
+            last.update(x=point.x, value=point.objective, grad=point.gradient)
         return last["value"], last["grad"].copy()
 
     def record(x):

@@ -626,10 +626,10 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
 
         rng = check_random_state(self.random_state)
         X64 = X.astype(np.float64, copy=False)
-        self.gamma_ = self._gamma = _resolve_gamma(self.gamma, X64)
+        self.gamma_ = _resolve_gamma(self.gamma, X64)
         progress = TimedProgress(self.verbose, self.n_samples, start=start)
         candidates = "in the largest class" if labels is not None else "in all"
-        gamma_text = f", gamma={self._gamma:.4g}" if self.kernel == "rbf" else ""
+        gamma_text = f", gamma={self.gamma_:.4g}" if self.kernel == "rbf" else ""
         progress.stamped(
             f"{n_rows} candidate rows {candidates}: feature_map="
             f"{self.feature_map_name_!r}, maxip={self.maxip_!r}{gamma_text}"
@@ -637,7 +637,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         self.feature_map_ = None
         if self.feature_map_name_ == "rff":
             self.feature_map_ = RBFSampler(
-                gamma=self._gamma,
+                gamma=self.gamma_,
                 n_components=self.n_components,
                 random_state=rng.randint(MAX_SEED),
             ).fit(X64)
@@ -653,7 +653,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
                 self._nystroem_scale = max(1.0, float(largest))
             self.feature_map_ = Nystroem(
                 kernel=self.kernel,
-                gamma=self._gamma if self.kernel == "rbf" else None,
+                gamma=self.gamma_ if self.kernel == "rbf" else None,
                 n_components=min(self.n_components, X.shape[0]),
                 random_state=rng.randint(MAX_SEED),
             ).fit(X64 / self._nystroem_scale)
@@ -670,7 +670,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             for group, mass, budget in zip(groups, masses, budgets):
                 solver = KernelHerding(
                     kernel=self.kernel,
-                    gamma=self._gamma,
+                    gamma=self.gamma_,
                     learning_rate=self.learning_rate,
                     max_iter=budget,
                     verbose=self.verbose,
@@ -798,7 +798,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             support,
             self.sample_weight_,
             kernel=kernel,
-            gamma=self._gamma,
+            gamma=self.gamma_,
             Y=self._support,
         )
         return -mmd2
