@@ -7,6 +7,7 @@ from .linear_model import (
     LocalSensitivityLogistic,
     MixedLinearRegressor,
 )
+from .neural_network import MixedMLPRegressor
 from .sampling import KernelHerdingSampler
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "KernelHerdingSampler",
     "LocalSensitivityLogistic",
     "MixedLinearRegressor",
+    "MixedMLPRegressor",
     "SumOfMinKMeans",
     "__version__",
 ]

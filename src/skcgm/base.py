@@ -6,12 +6,16 @@
 from abc import ABCMeta, abstractmethod
 from numbers import Integral
 
-from sklearn.base import BaseEstimator
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted
 
 from .optim._sum_of_min import SOLVER_CONSTRAINTS, Naming, plan_sum_of_minimum
-from .utils._sklearn_compat import Interval, StrOptions
+from .optim._sum_of_min_weights import normalized_weights
+from .utils._sklearn_compat import Interval, StrOptions, validate_data
+from .utils._validation import check_sample_weight, check_square_range
 
-__all__ = ["BaseSumOfMinimum"]
+__all__ = ["BaseMixedRegressor", "BaseSumOfMinimum"]
 
 
 class BaseSumOfMinimum(BaseEstimator, metaclass=ABCMeta):
@@ -91,3 +95,163 @@ class BaseSumOfMinimum(BaseEstimator, metaclass=ABCMeta):
             "n_jobs": self.n_jobs,
             "verbose": self.verbose,
         }
+
+
+class BaseMixedRegressor(RegressorMixin, BaseSumOfMinimum):
+    """Base class of the mixtures of regressions fitted as sum-of-minimum problems.
+
+    The sub-functions are the squared residuals of :math:`k` regression
+    models :math:`\\psi_j`, with a penalty :math:`P` (the fitted family's),
+
+    .. math::
+
+        f_i(x_j) = \\tfrac{1}{2} (\\psi_j(a_i) - b_i)^2 + P(x_j),
+
+    so the component of a sample shows only through its target. A subclass
+    binds its loss family (``_bind``), gives its parameters in the family's
+    layout (``_params``) and predicts with every component
+    (``predict_components``); this class adds the mixture mean
+    (:meth:`predict`), the reclassification of labelled data
+    (:meth:`assign`) and the paper's oracle error (:meth:`min_loss`).
+
+    :class:`~skcgm.linear_model.MixedLinearRegressor` and
+    :class:`~skcgm.neural_network.MixedMLPRegressor` derive from it.
+
+    Examples
+    --------
+    >>> from skcgm.base import BaseMixedRegressor
+    >>> from skcgm.linear_model import MixedLinearRegressor
+    >>> issubclass(MixedLinearRegressor, BaseMixedRegressor)
+    True
+    """
+
+    @abstractmethod
+    def _bind(self, X, y):
+        """The per-sample losses bound to ``(X, y)``."""
+
+    @abstractmethod
+    def _params(self):
+        """The fitted parameters in the loss family's layout."""
+
+    @abstractmethod
+    def predict_components(self, X):
+        """Predict with every component, ``(n_samples, n_components)``."""
+
+    def _validate(self, X, *y, reset=False):
+        """Validate ``X`` or ``(X, y)``, new data unless ``reset``.
+
+        Finite, and squares within range: ``y`` (a required target when
+        given, even None) is checked against the range of the dtype of ``X``,
+        to which it is cast.
+        """
+        if not reset:
+            check_is_fitted(self)
+        if not y:
+            X = validate_data(self, X, dtype=[np.float64, np.float32], reset=reset)
+            check_square_range(X, input_name="X")
+            return X
+        X, y = validate_data(
+            self, X, *y, dtype=[np.float64, np.float32], y_numeric=True, reset=reset
+        )
+        check_square_range(X, input_name="X")
+        check_square_range(y, input_name="y", dtype=X.dtype)
+        return X, y.astype(X.dtype, copy=False)
+
+    def _set_weights(self, labels, sample_weight):
+        """``weights_``: the (weighted) share of the samples of every component."""
+        # Normalized first: the sum of huge weights may overflow.
+        weights = np.bincount(
+            labels,
+            weights=normalized_weights(sample_weight),
+            minlength=self.n_components,
+        )
+        self.weights_ = weights / weights.sum()
+
+    def _residuals(self, X, y):
+        """The float64 residuals :math:`\\psi_j(a_i) - b_i`, ``(n_samples, k)``."""
+        return self.predict_components(X).astype(np.float64) - y[:, None]
+
+    def predict(self, X):
+        """Predict the mixture mean.
+
+        :math:`\\sum_j \\pi_j \\psi_j(a)`, :math:`\\pi_j` the component
+        proportions :attr:`weights_`. In the paper's model the component is
+        independent of the input, so this is the point prediction of least
+        expected squared error when the component is not observed. Use
+        :meth:`predict_components` for every component's prediction and
+        :meth:`assign` to find the component of labelled data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            The mixture mean of the predictions.
+        """
+        components = self.predict_components(X)
+        return components @ self.weights_.astype(components.dtype)
+
+    def assign(self, X, y):
+        """Find the component of every labelled sample.
+
+        The component of smallest loss :math:`f_i(x_j)`, penalty included,
+        ties going to the lowest index: the reclassification rule (eq. 3.6)
+        that gives :attr:`labels_`, so ``assign(X_train, y_train)`` equals
+        ``labels_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        y : array-like of shape (n_samples,)
+            Targets.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            Index of the component of every sample.
+        """
+        X, y = self._validate(X, y)
+        weights = np.ones(X.shape[0], dtype=X.dtype)
+        labels, _, _, _ = self._bind(X, y).reclassify(self._params(), weights)
+        return labels
+
+    def min_loss(self, X, y, sample_weight=None):
+        """Oracle error: the mean smallest squared residual over components.
+
+        .. math::
+
+            \\frac{1}{\\sum_i w_i} \\sum_i w_i \\min_j \\tfrac{1}{2}
+            (\\psi_j(a_i) - b_i)^2,
+
+        without the penalty: the training and test errors of the paper's
+        Table 5, where the component of a sample is revealed by its target.
+        Lower is better. It compares fits of the same ``n_components``, but
+        never increases with ``n_components``, so it cannot choose that.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        y : array-like of shape (n_samples,)
+            Targets.
+
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the samples; None means unit weights.
+
+        Returns
+        -------
+        loss : float
+            The weighted mean of the smallest half squared residuals.
+        """
+        X, y = self._validate(X, y)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        sample_weight = normalized_weights(sample_weight)
+        residuals = self._residuals(X, y)
+        smallest = 0.5 * np.min(residuals * residuals, axis=1)
+        return float(smallest @ sample_weight / sample_weight.sum())

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.datasets import make_blobs
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import KFold
 
 from skcgm.experiments import (
     Candidate,
@@ -87,6 +89,35 @@ def test_a_new_comparison_spec_adds_its_rows_and_metric_columns(monkeypatch):
     assert "iterations" in tiny.splitlines()[0]
     assert "iterations" not in iris.splitlines()[0]
     assert "—" not in iris
+
+
+def test_mixed_mlp_row_scores_the_oracle_error_of_every_candidate():
+    spec = next(c for c in _compare.COMPARISONS if c.dataset == "mixed-mlp")
+    assert (spec.cv, spec.n_groups, spec.baseline) == (KFold, 5, "MLPRegressor")
+    assert spec.metrics == (_compare.ORACLE_RESIDUAL,)
+    X, y, networks, labels = spec.load(0)
+    # Five folds of 1250 rows: the paper's 1000 training samples per fold.
+    assert X.shape == (1250, 5) and networks.shape == (5, 22)
+    train, test = slice(0, 1000), slice(1000, None)
+    scorer = _compare.ORACLE_RESIDUAL.scorer
+    with pytest.warns(ConvergenceWarning):
+        estimators = [
+            c.make(5, 0).set_params(max_iter=3).fit(X[train], y[train])
+            for c in spec.candidates
+        ]
+    mixed_mlp, mixed_linear, *single = estimators
+    for mixed in (mixed_mlp, mixed_linear):
+        # The mixed regressors' own oracle error, five components.
+        assert mixed.predict_components(X[test]).shape == (250, 5)
+        assert scorer(mixed, X[test], y[test]) == pytest.approx(
+            mixed.min_loss(X[test], y[test])
+        )
+    for mlp in single:
+        # A single network has one component: half its mean squared error.
+        residuals = mlp.predict(X[test]) - y[test]
+        assert scorer(mlp, X[test], y[test]) == pytest.approx(
+            0.5 * (residuals**2).mean()
+        )
 
 
 def _verdict_of(ours, theirs, better=True):

@@ -237,7 +237,7 @@ def test_engine_refuses_gradient_options():
     X = np.random.RandomState(0).standard_normal((20, 3))
     with pytest.raises(ValueError, match="solver='gd' needs Lipschitz gradients"):
         sum_of_minimum(X, 2, loss=SubspaceLoss(1), solver="gd")
-    with pytest.raises(ValueError, match="init_score='gradient' needs Lipschitz"):
+    with pytest.raises(ValueError, match="init_score='gradient' needs the gradients"):
         sum_of_minimum(X, 2, loss=SubspaceLoss(1), init_score="gradient")
 
 

@@ -20,9 +20,11 @@ from sklearn.metrics import adjusted_rand_score
 from skcgm.cluster import SumOfMinKMeans
 from skcgm.datasets import make_union_of_subspaces
 from skcgm.optim import (
+    AdamLloyd,
     ExactLloyd,
     GradientLloyd,
     KLDivergenceLoss,
+    MixedMLPLoss,
     MomentumLloyd,
     SquaredEuclideanLoss,
     SubspaceLoss,
@@ -35,7 +37,7 @@ from skcgm.optim import (
 )
 from skcgm.optim._sum_of_min_solvers import SOLVERS, make_solver
 
-ALL_SOLVERS = [ExactLloyd, GradientLloyd, MomentumLloyd, SumOfProductSweeps]
+ALL_SOLVERS = [ExactLloyd, GradientLloyd, MomentumLloyd, AdamLloyd, SumOfProductSweeps]
 
 
 def _blobs(seed, n_samples=200, centers=4):
@@ -182,7 +184,7 @@ def test_make_solver_passes_only_the_options_the_solver_takes():
 
 
 def test_registry_names_match_solver_names():
-    assert set(SOLVERS) == {"exact", "gd", "momentum"}
+    assert set(SOLVERS) == {"exact", "gd", "momentum", "adam"}
     for name, cls in SOLVERS.items():
         assert cls.name == name
 
@@ -197,12 +199,18 @@ def test_requires_lists_only_capabilities_losses_have(solver):
             "grad_sq_norm_vector",
             "group_gradient",
         ],
+        "has_partition_gradient": ["partition_gradient"],
     }
     assert isinstance(solver.requires, tuple)
     for capability in solver.requires:
         assert capability in _sum_of_min_solvers._CAPABILITIES
         assert isinstance(getattr(SumOfMinLoss, capability), bool)
-        for loss in (SquaredEuclideanLoss, KLDivergenceLoss, SubspaceLoss):
+        for loss in (
+            SquaredEuclideanLoss,
+            KLDivergenceLoss,
+            SubspaceLoss,
+            MixedMLPLoss,
+        ):
             if getattr(loss, capability):
                 for method in methods[capability]:
                     assert callable(getattr(loss, method, None)), (loss, method)

@@ -11,6 +11,7 @@ from ._gaussian_mixture import make_gaussian_mixture
 from ._heavy_tailed import make_heavy_tailed_classification
 from ._mdp import ActionConstrainedMDP, make_action_constrained_mdp
 from ._mixed_linear import make_mixed_linear_regression
+from ._mixed_mlp import make_mixed_mlp_regression
 from ._online_nqp import make_decentralized_nqp, make_online_nqp
 from ._subspaces import make_union_of_subspaces
 
@@ -24,6 +25,7 @@ __all__ = [
     "make_heavy_tailed_classification",
     "make_logistic_classification",
     "make_mixed_linear_regression",
+    "make_mixed_mlp_regression",
     "make_online_nqp",
     "make_sensitivity_synthetic",
     "make_sparse_text_classification",

@@ -8,6 +8,7 @@ from ._gpca_tables import plot_gpca_table, run_gpca_table1, run_gpca_table2
 from ._herding import plot_herding, run_herding
 from ._kmeans_seeding import plot_kmeans_seeding, run_kmeans_seeding
 from ._local_sensitivity import plot_local_sensitivity, run_local_sensitivity
+from ._mlp_tables import plot_mlp_tables, run_mlp_table4, run_mlp_table5
 from ._mlr_table import plot_mlr_table3, run_mlr_table3
 from ._online import plot_dpobga, plot_pobga, run_dpobga, run_pobga
 from ._sfwpo import plot_sfwpo, run_sfwpo
@@ -44,7 +45,8 @@ class Experiment:
     >>> from skcgm.experiments import EXPERIMENTS, get_experiment
     >>> sorted(EXPERIMENTS)
     ['compadagrad', 'dpobga', 'gpca-table1', 'gpca-table2', 'herding',
-     'kmeans-seeding', 'local-sensitivity', 'mlr-table3', 'pobga', 'sfwpo']
+     'kmeans-seeding', 'local-sensitivity', 'mlp-table4', 'mlp-table5',
+     'mlr-table3', 'pobga', 'sfwpo']
     >>> result = get_experiment("kmeans-seeding").run(trials=2)
     >>> result.name, len(result.rows)
     ('kmeans-seeding', 12)
@@ -89,6 +91,23 @@ EXPERIMENTS = {
             "initialization, k in {4, 5, 6}, d in {4, ..., 8}, beside the paper's",
             run_mlr_table3,
             plot_mlr_table3,
+        ),
+        Experiment(
+            "mlp-table4",
+            "Table 4: mixed non-linear regression (five two-layer ReLU "
+            "networks), epochs of Algorithm 2 with Adam group steps to the true "
+            "networks' objective after random, uniform and k-means++ "
+            "initialization, (d_I, d_H) in {(5, 3), (7, 5), (10, 5)}, beside the "
+            "paper's",
+            run_mlp_table4,
+            plot_mlp_tables,
+        ),
+        Experiment(
+            "mlp-table5",
+            "Table 5: the same networks' training and test errors after 300 or "
+            "150 epochs, beside the paper's",
+            run_mlp_table5,
+            plot_mlp_tables,
         ),
         Experiment(
             "herding",

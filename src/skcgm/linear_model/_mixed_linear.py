@@ -6,16 +6,14 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import logsumexp
-from sklearn.base import RegressorMixin
-from sklearn.utils.validation import check_is_fitted
 
-from ..base import BaseSumOfMinimum
+from ..base import BaseMixedRegressor, BaseSumOfMinimum
 from ..optim._mixed_linear_loss import MixedLinearLoss
 from ..optim._restarts import best_of_restarts, warn_if_fewer_distinct
 from ..optim._sum_of_min import SOLVER_CONSTRAINTS, Naming
 from ..optim._sum_of_min_weights import normalized_weights
-from ..utils._sklearn_compat import Interval, _fit_context, validate_data
-from ..utils._validation import check_sample_weight, check_square_range
+from ..utils._sklearn_compat import Interval, _fit_context
+from ..utils._validation import check_sample_weight
 
 
 def _with_zero_intercepts(params, n_features):
@@ -42,7 +40,7 @@ def _call_init(init, X, n_components, random_state):
     return _with_zero_intercepts(params, X.shape[1])
 
 
-class MixedLinearRegressor(RegressorMixin, BaseSumOfMinimum):
+class MixedLinearRegressor(BaseMixedRegressor):
     """Mixture of linear regressions by sum-of-minimum optimization.
 
     Fits :math:`k` linear models to data :math:`(a_i, b_i)` each of which
@@ -415,26 +413,6 @@ class MixedLinearRegressor(RegressorMixin, BaseSumOfMinimum):
             return np.hstack([self.coef_, self.intercept_[:, None]])
         return self.coef_
 
-    def _validate(self, X, *y, reset=False):
-        """Validate ``X`` or ``(X, y)``, new data unless ``reset``.
-
-        Finite, and squares within range: ``y`` (a required target when
-        given, even None) is checked against the range of the dtype of ``X``,
-        to which it is cast.
-        """
-        if not reset:
-            check_is_fitted(self)
-        if not y:
-            X = validate_data(self, X, dtype=[np.float64, np.float32], reset=reset)
-            check_square_range(X, input_name="X")
-            return X
-        X, y = validate_data(
-            self, X, *y, dtype=[np.float64, np.float32], y_numeric=True, reset=reset
-        )
-        check_square_range(X, input_name="X")
-        check_square_range(y, input_name="y", dtype=X.dtype)
-        return X, y.astype(X.dtype, copy=False)
-
     def _resolve_init(self, n_features):
         """The ``init`` argument of the engine, intercepts completed.
 
@@ -508,13 +486,7 @@ class MixedLinearRegressor(RegressorMixin, BaseSumOfMinimum):
             self.intercept_ = result.params[:, n_features].copy()
         else:
             self.intercept_ = np.zeros(self.n_components, dtype=X.dtype)
-        # Normalized first: the sum of huge weights may overflow.
-        weights = np.bincount(
-            result.labels,
-            weights=normalized_weights(sample_weight),
-            minlength=self.n_components,
-        )
-        self.weights_ = weights / weights.sum()
+        self._set_weights(result.labels, sample_weight)
         self.labels_ = result.labels
         self.noise_variance_ = self._noise_variance(X, y, sample_weight)
         self.objective_ = result.objective
@@ -646,91 +618,6 @@ class MixedLinearRegressor(RegressorMixin, BaseSumOfMinimum):
         """
         X = self._validate(X)
         return X @ self.coef_.T + self.intercept_
-
-    def predict(self, X):
-        """Predict the mixture mean.
-
-        :math:`\\sum_j \\pi_j (a^\\top x_j + c_j)`, :math:`\\pi_j` the
-        component proportions :attr:`weights_`. In the paper's model the
-        component is independent of the input, so this is the point
-        prediction of least expected squared error when the component is not
-        observed. Use :meth:`predict_components` for every component's
-        prediction and :meth:`assign` to find the component of labelled data.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-            The mixture mean of the predictions.
-        """
-        return self.predict_components(X) @ self.weights_.astype(self.coef_.dtype)
-
-    def assign(self, X, y):
-        """Find the component of every labelled sample.
-
-        The component of smallest loss :math:`\\frac{1}{2}(a^\\top x_j + c_j -
-        b)^2 + \\frac{\\alpha}{2}\\|x_j\\|^2`, ties going to the lowest index:
-        the reclassification rule (eq. 3.6) that gives :attr:`labels_`, so
-        ``assign(X_train, y_train)`` equals ``labels_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs.
-
-        y : array-like of shape (n_samples,)
-            Targets.
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-            Index of the component of every sample.
-        """
-        X, y = self._validate(X, y)
-        weights = np.ones(X.shape[0], dtype=X.dtype)
-        labels, _, _, _ = self._bind(X, y).reclassify(self._params(), weights)
-        return labels
-
-    def min_loss(self, X, y, sample_weight=None):
-        """Oracle error: the mean smallest squared residual over components.
-
-        .. math::
-
-            \\frac{1}{\\sum_i w_i} \\sum_i w_i \\min_j \\tfrac{1}{2}
-            (a_i^\\top x_j + c_j - b_i)^2,
-
-        without the penalty: the test error of the paper's Table 5, where the
-        component of a sample is revealed by its target. Lower is better. It
-        compares fits of the same ``n_components`` (``alpha``, ``init``),
-        but never increases with ``n_components``: choose that with
-        :meth:`bic`.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs.
-
-        y : array-like of shape (n_samples,)
-            Targets.
-
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weights of the samples; None means unit weights.
-
-        Returns
-        -------
-        loss : float
-            The weighted mean of the smallest half squared residuals.
-        """
-        X, y = self._validate(X, y)
-        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        sample_weight = normalized_weights(sample_weight)
-        residuals = self._residuals(X, y)
-        smallest = 0.5 * np.min(residuals * residuals, axis=1)
-        return float(smallest @ sample_weight / sample_weight.sum())
 
     def score(self, X, y, sample_weight=None):
         """Return the coefficient of determination of the mixture mean.

@@ -17,10 +17,12 @@ from ._frank_wolfe import FrankWolfeResult, frank_wolfe
 from ._full_batch import full_batch_lbfgs
 from ._gpca import SubspaceLoss, SumOfProductSweeps, sum_of_product_gpca
 from ._herding import KernelHerding
+from ._lloyd_adam import AdamLloyd
 from ._lloyd_exact import ExactLloyd
 from ._lloyd_gradient import GradientLloyd
 from ._lloyd_momentum import MomentumLloyd
 from ._mixed_linear_loss import MixedLinearLoss
+from ._mixed_mlp_loss import MixedMLPLoss
 from ._policy import SFWPOResult, sfwpo
 from ._proximal_point import (
     ProximalPointResult,
@@ -31,6 +33,7 @@ from ._sum_of_min import SumOfMinResult, generalized_kmeans_plusplus, sum_of_min
 from ._sum_of_min_losses import KLDivergenceLoss, SquaredEuclideanLoss, SumOfMinLoss
 
 __all__ = [
+    "AdamLloyd",
     "CompAdaGradState",
     "ExactLloyd",
     "FrankWolfeResult",
@@ -38,6 +41,7 @@ __all__ = [
     "KLDivergenceLoss",
     "KernelHerding",
     "MixedLinearLoss",
+    "MixedMLPLoss",
     "MomentumLloyd",
     "ProximalPointResult",
     "SFWPOResult",

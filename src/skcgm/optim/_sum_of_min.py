@@ -71,7 +71,8 @@ SOLVER_CONSTRAINTS = {
     "n_clusters": [Interval(Integral, 1, None, closed="left")],
     "init": [StrOptions({"k-means++", "uniform", "random"}), callable, "array-like"],
     "init_score": [StrOptions({"gap", "gradient"})],
-    "solver": [StrOptions(set(SOLVERS)), HasMethods(["solve"])],
+    # The estimators' solvers; the engine's function also takes 'adam'.
+    "solver": [StrOptions({"exact", "gd", "momentum"}), HasMethods(["solve"])],
     "eta0": [Interval(Real, 0, None, closed="neither"), None],
     "reclassify_every": [Interval(Integral, 1, None, closed="left")],
     "momentum": [Interval(Real, 0, 1, closed="left")],
@@ -162,7 +163,12 @@ def plan_sum_of_minimum(
 
 
 @validate_params(
-    {**DATA_CONSTRAINTS, **SOLVER_CONSTRAINTS}, prefer_skip_nested_validation=True
+    {
+        **DATA_CONSTRAINTS,
+        **SOLVER_CONSTRAINTS,
+        "solver": [StrOptions(set(SOLVERS)), HasMethods(["solve"])],
+    },
+    prefer_skip_nested_validation=True,
 )
 def sum_of_minimum(
     X,
@@ -231,20 +237,25 @@ def sum_of_minimum(
     init_score : {'gap', 'gradient'}, default='gap'
         Seeding score: the optimality gap :math:`f_i(x) - f_i^*` (eq. 3.2) or
         the squared gradient norm :math:`\\|\\nabla f_i(x)\\|^2` (eq. 3.5).
-    solver : {'exact', 'gd', 'momentum'} or solver object, default='exact'
+    solver : {'exact', 'gd', 'momentum', 'adam'} or solver object, \
+            default='exact'
         'exact' replaces each parameter by its group minimizer; 'gd' takes
-        one gradient step per iteration (eq. 3.8); 'momentum' is Algorithm 3.
+        one gradient step per iteration (eq. 3.8); 'momentum' is Algorithm 3;
+        'adam' takes ten Adam steps (learning rate 1e-3) per reclassification,
+        the iterative group step of the paper's mixed non-linear regression
+        (:class:`AdamLloyd`), for losses without a closed-form minimizer.
         An object with ``solve(problem, start, sample_weight, random_state,
         progress=None)`` (:class:`ExactLloyd`, :class:`GradientLloyd`,
-        :class:`MomentumLloyd` or one of your own) runs with its own
+        :class:`MomentumLloyd`, :class:`AdamLloyd` or one of your own) runs
+        with its own
         hyper-parameters; the solver options below then do not apply.
     eta0 : float, default=None
-        Step size :math:`\\gamma` of 'gd' and 'momentum'. None means
-        :math:`1/L` for 'gd' (Theorem 4.6) and :math:`(1 - \\beta)/L` for
-        'momentum'. Ignored by 'exact'. A step so large that a run diverges
-        (its iterates overflow, or its last objective exceeds its initial
-        one) cuts the run back to its iterate of lowest objective, with a
-        :class:`~sklearn.exceptions.ConvergenceWarning`.
+        Step size :math:`\\gamma` of 'gd', 'momentum' and 'adam'. None means
+        :math:`1/L` for 'gd' (Theorem 4.6), :math:`(1 - \\beta)/L` for
+        'momentum' and 1e-3 for 'adam'. Ignored by 'exact'. A step so large
+        that a run diverges (its iterates overflow, or its last objective
+        exceeds its initial one) cuts the run back to its iterate of lowest
+        objective, with a :class:`~sklearn.exceptions.ConvergenceWarning`.
     reclassify_every : int, default=1
         Reclassify every ``reclassify_every`` iterations (the paper's
         :math:`r`); used by 'gd' and 'momentum'. 'exact' reaches the group

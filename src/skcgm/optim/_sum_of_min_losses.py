@@ -176,7 +176,14 @@ class SumOfMinLoss(metaclass=ABCMeta):
     ``lipschitz()``, ``grad_sq_norm_vector(param)`` and
     ``group_gradient(params, statistics, counts)``; families with
     ``has_group_minimizer = True`` define ``group_minimizer(params, statistics,
-    counts)``. Both group methods work from the sufficient statistics of
+    counts)``. The gradients of the group objectives of a fixed partition,
+    along which the iterative solver (:class:`~skcgm.optim.AdamLloyd`) takes
+    several steps, come from :meth:`partition_groups` (once per partition)
+    and :meth:`groups_gradient` (every step): the statistics and
+    ``group_gradient`` unless a family, whose group objectives have no
+    sufficient statistics, gathers its groups' rows itself
+    (:class:`~skcgm.optim.MixedMLPLoss`). Both group methods work from the
+    sufficient statistics of
     :meth:`group_statistics`, which add up over blocks of rows, so the engine
     gathers them in the same pass over the data as the reclassification.
     A subclass method without a docstring gets the protocol's.
@@ -198,11 +205,16 @@ class SumOfMinLoss(metaclass=ABCMeta):
     #: Whether the gradients are Lipschitz (``solver='gd'``/``'momentum'`` and
     #: ``init_score='gradient'``).
     has_lipschitz_gradient = True
+    #: Whether ``partition_gradient`` is available (``solver='adam'``); a
+    #: subclass that does not set it has it when it has ``group_gradient``.
+    has_partition_gradient = True
     #: ``inertia = inertia_scale * sum_i w_i min_j f_i(x_j)``.
     inertia_scale = 1.0
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if "has_partition_gradient" not in vars(cls):
+            cls.has_partition_gradient = cls.has_lipschitz_gradient
         for name, method in vars(cls).items():
             if not callable(method) or method.__doc__ or name.startswith("_"):
                 continue
@@ -211,6 +223,74 @@ class SumOfMinLoss(metaclass=ABCMeta):
             method.__doc__ = getattr(inherited, "__doc__", None) or getattr(
                 optional, "__doc__", None
             )
+
+    def partition_groups(self, labels, sample_weight, counts):
+        """Gather what the gradients of a partition's group objectives need.
+
+        Computed once per partition, then used by :meth:`groups_gradient` at
+        every step the partition holds: here the group statistics of
+        :meth:`partition_statistics`.
+
+        Parameters
+        ----------
+        labels : ndarray of shape (n_samples,)
+            The group of every sample.
+        sample_weight : ndarray of shape (n_samples,)
+            Weights of the samples.
+        counts : ndarray of shape (n_params,)
+            Total weight of every group.
+
+        Returns
+        -------
+        groups : object
+            Passed to :meth:`groups_gradient`.
+        """
+        statistics, _ = self.partition_statistics(labels, sample_weight, len(counts))
+        return statistics, counts
+
+    def groups_gradient(self, params, groups):
+        """Compute the gradients of the group objectives (eq. 3.7) of a partition.
+
+        Parameters
+        ----------
+        params : ndarray of shape (n_params, *param_shape)
+            The parameters :math:`x_1, \\dots, x_{n\\_params}`.
+        groups : object
+            From :meth:`partition_groups`.
+
+        Returns
+        -------
+        gradients : ndarray of shape (n_params, *param_shape)
+            The gradient of every group objective at its parameter, zero for
+            a group of zero weight.
+        """
+        statistics, counts = groups
+        return self.group_gradient(params, statistics, counts)
+
+    def partition_gradient(self, params, labels, sample_weight, counts):
+        """Compute the gradients of the group objectives of a partition (eq. 3.7).
+
+        :meth:`groups_gradient` of :meth:`partition_groups`, for one step.
+
+        Parameters
+        ----------
+        params : ndarray of shape (n_params, *param_shape)
+            The parameters :math:`x_1, \\dots, x_{n\\_params}`.
+        labels : ndarray of shape (n_samples,)
+            The group of every sample.
+        sample_weight : ndarray of shape (n_samples,)
+            Weights of the samples.
+        counts : ndarray of shape (n_params,)
+            Total weight of every group.
+
+        Returns
+        -------
+        gradients : ndarray of shape (n_params, *param_shape)
+            The gradient of every group objective at its parameter, zero for
+            a group of zero weight.
+        """
+        groups = self.partition_groups(labels, sample_weight, counts)
+        return self.groups_gradient(params, groups)
 
     def bind(self, X, y=None):
         """Return a copy of the loss bound to the data ``X`` (and ``y``).

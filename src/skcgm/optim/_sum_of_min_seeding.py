@@ -29,6 +29,9 @@ def _seed(problem, n_clusters, sample_weight, init_score, random_state):
     indices[0] = random_state.choice(n_samples, p=sample_weight / sample_weight.sum())
     params = [problem.sample_minimizers(indices[:1], random_state)[0]]
     scores = score(params[0])
+    # Drawn samples score zero even where their minimizer is approximate:
+    # the draws are without replacement (Algorithm 1).
+    scores[indices[0]] = 0
     for c in range(1, n_clusters):
         # Infinite scores (a loss equal to +inf, as KL can give) are the limit
         # of the D^2 rule: draw among them only.
@@ -45,6 +48,7 @@ def _seed(problem, n_clusters, sample_weight, init_score, random_state):
         indices[c] = min(np.searchsorted(cumulative, draw), n_samples - 1)
         params.append(problem.sample_minimizers(indices[c : c + 1], random_state)[0])
         np.minimum(scores, score(params[-1]), out=scores)
+        scores[indices[c]] = 0
     return np.stack(params), indices, n_clusters
 
 
@@ -115,16 +119,17 @@ def _check_init(params, problem, n_clusters, naming, source=None):
 
 
 def check_init_score(problem, init, init_score):
-    """Refuse gradient seeding scores for losses without Lipschitz gradients."""
+    """Refuse gradient seeding scores for losses without per-sample gradients."""
     if (
         isinstance(init, str)
         and init == "k-means++"
         and init_score == "gradient"
-        and not problem.has_lipschitz_gradient
+        and not hasattr(problem, "grad_sq_norm_vector")
     ):
         raise ValueError(
-            f"init_score='gradient' needs Lipschitz gradients, which "
-            f"{type(problem).__name__} does not have; use init_score='gap'."
+            f"init_score='gradient' needs the gradients of the per-sample "
+            f"losses, which {type(problem).__name__} does not have; use "
+            "init_score='gap'."
         )
 
 

@@ -5,21 +5,32 @@ import warnings
 
 from sklearn.exceptions import ConvergenceWarning
 
+from ._lloyd_adam import AdamLloyd
 from ._lloyd_exact import ExactLloyd
 from ._lloyd_gradient import GradientLloyd
 from ._lloyd_momentum import MomentumLloyd
 
 #: The solvers of the ``solver`` option; a new solver is one more entry.
-SOLVERS = {solver.name: solver for solver in (ExactLloyd, GradientLloyd, MomentumLloyd)}
-
-#: What every capability a solver may require means, and the way out.
-_CAPABILITIES = {
-    "has_group_minimizer": (
-        "a closed-form group minimizer",
-        "use solver='gd' or 'momentum'",
-    ),
-    "has_lipschitz_gradient": ("Lipschitz gradients", "use solver='exact'"),
+SOLVERS = {
+    solver.name: solver
+    for solver in (ExactLloyd, GradientLloyd, MomentumLloyd, AdamLloyd)
 }
+
+#: What every capability a solver may require means.
+_CAPABILITIES = {
+    "has_group_minimizer": "a closed-form group minimizer",
+    "has_lipschitz_gradient": "Lipschitz gradients",
+    "has_partition_gradient": "gradients of the group objectives of a partition",
+}
+
+
+def _supported(problem):
+    """Names of the solvers whose every requirement the loss meets."""
+    return [
+        name
+        for name, cls in SOLVERS.items()
+        if all(getattr(problem, need, False) for need in cls.requires)
+    ]
 
 
 def make_solver(problem, solver, **options):
@@ -39,12 +50,11 @@ def make_solver(problem, solver, **options):
     name = getattr(solver, "name", type(solver).__name__)
     for capability in getattr(solver, "requires", ()):
         if not getattr(problem, capability, False):
-            what, advice = _CAPABILITIES.get(
-                capability, (capability, "choose another solver")
-            )
+            what = _CAPABILITIES.get(capability, capability)
+            choices = " or ".join(repr(other) for other in _supported(problem))
             raise ValueError(
                 f"solver={name!r} needs {what}, which {type(problem).__name__} "
-                f"does not have; {advice}."
+                f"does not have; use solver={choices}."
             )
     if name == "momentum" and solver.momentum * solver.size_change_factor >= 1:
         product = solver.momentum * solver.size_change_factor

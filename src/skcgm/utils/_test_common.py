@@ -31,6 +31,7 @@ _INIT_PARAMS_BY_NAME = {
         sample_size=0.5, max_iter=10, tol=1e-2, max_inner_iter=20
     ),
     "MixedLinearRegressor": dict(max_iter=20),
+    "MixedMLPRegressor": dict(max_iter=50),
     "SumOfMinKMeans": dict(max_iter=20, n_init=1),
 }
 

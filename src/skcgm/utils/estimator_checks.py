@@ -136,6 +136,8 @@ _RULES = {
     "MixedLinearRegressor": [
         (_mixture_init_is_random, {_DENSE: _SEEDING_DRAWS_DIFFER})
     ],
+    # Even one network starts from the fit to one drawn sample.
+    "MixedMLPRegressor": [(_init_is_random, {_DENSE: _SEEDING_DRAWS_DIFFER})],
     "SumOfMinKMeans": [
         (
             _init_is_random,
