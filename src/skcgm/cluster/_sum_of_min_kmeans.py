@@ -6,10 +6,22 @@ from sklearn.base import (
     ClusterMixin,
     TransformerMixin,
 )
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ..base import BaseSumOfMinimum
-from ..optim._restarts import best_of_restarts, warn_if_fewer_distinct
+from ..optim._dask_lloyd import (
+    dask_distances,
+    dask_kmeans,
+    dask_labels,
+    is_dask_array,
+    row_chunked,
+)
+from ..optim._restarts import (
+    best_of_restarts,
+    resolve_n_init,
+    warn_if_fewer_distinct,
+)
 from ..optim._sum_of_min import LOSSES, SOLVER_CONSTRAINTS, Naming
 from ..optim._sum_of_min_weights import inertia, normalized_weights
 from ..utils._sklearn_compat import HasMethods, StrOptions, _fit_context, validate_data
@@ -176,7 +188,8 @@ class SumOfMinKMeans(
 
     labels_ : ndarray of shape (n_samples,)
         Cluster of every training sample: the center of smallest loss, ties
-        going to the lowest index (eq. 3.6).
+        going to the lowest index (eq. 3.6). A lazy dask array after a fit on
+        a dask array.
 
     inertia_ : float
         Sum of the weighted losses of the samples to their closest center as
@@ -199,6 +212,10 @@ class SumOfMinKMeans(
         :class:`~sklearn.cluster.KMeans` counts them: the center updates, plus
         the last reclassification when it repeated the partition (a pass that
         moves no center), at most ``max_iter``.
+
+    n_passes_ : int
+        Passes over the data of the kept run, seeding included. Defined only
+        after a fit on a dask array, where a pass is the cost that counts.
 
     n_features_in_ : int
         Number of features seen during ``fit``.
@@ -327,9 +344,14 @@ class SumOfMinKMeans(
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        X : {array-like, sparse matrix, dask array} of shape (n_samples, \
+                n_features)
             Training instances. CSR input is used as it is; float32 input
-            gives float32 centers.
+            gives float32 centers. A dask array is fitted chunk by chunk on
+            its workers, never gathered: k-means|| seeding for
+            ``init='k-means++'``, then the same Lloyd iterations as in memory
+            (``solver='exact'`` and the squared Euclidean loss only, without
+            ``sample_weight``; see the :ref:`User Guide <larger_than_memory>`).
 
         y : Ignored
             Not used, present for API consistency by convention.
@@ -353,6 +375,8 @@ class SumOfMinKMeans(
             first), or if the inertia overflows float64 (scale
             ``sample_weight`` down).
         """
+        if is_dask_array(X):
+            return self._fit_dask(X, sample_weight)
         X = self._validate(X, reset=True)
         # float64 whatever the dtype of X: weights beyond float32's range are
         # valid, the engine normalizes them.
@@ -378,6 +402,70 @@ class SumOfMinKMeans(
         self._n_features_out = self.n_clusters
         return self
 
+    def _check_dask(self, X, reset):
+        """Refuse a dask array this estimator cannot fit or read lazily.
+
+        Only the shape and dtype are checked here; non-finite values are
+        refused by the first pass over the chunks.
+        """
+        if not reset:
+            check_is_fitted(self)
+        if X.ndim != 2 or not np.issubdtype(X.dtype, np.floating):
+            raise ValueError(
+                "A dask array X must be 2-D with a float dtype, got "
+                f"{X.ndim} dimension(s) and dtype {X.dtype}."
+            )
+        if reset:
+            self.n_features_in_ = X.shape[1]
+        elif X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but SumOfMinKMeans is expecting "
+                f"{self.n_features_in_} features as input."
+            )
+        return row_chunked(X)
+
+    def _fit_dask(self, X, sample_weight):
+        """Fit on a dask array: k-means|| seeding and Lloyd passes on the chunks."""
+        unsupported = {
+            "loss": (self.loss, "squared_euclidean"),
+            "solver": (self.solver, "exact"),
+            "sample_weight": (sample_weight, None),
+        }
+        for name, (value, accepted) in unsupported.items():
+            if not (isinstance(value, type(accepted)) and value == accepted):
+                raise ValueError(
+                    f"With a dask array X, {name} must be {accepted!r}; got "
+                    f"{value!r}. Compute X into memory for the other options."
+                )
+        X = self._check_dask(X, reset=True)
+        n_init = resolve_n_init(self.n_init, self.init, self._naming)
+        random_state = check_random_state(self.random_state)
+        best = None
+        for _ in range(n_init):
+            result, n_passes = dask_kmeans(
+                X,
+                self.n_clusters,
+                self.init,
+                random_state,
+                self.max_iter,
+                self.tol,
+                self.empty_cluster,
+                self.verbose,
+            )
+            if best is None or result.objective < best[0].objective:
+                best = (result, n_passes)
+        result, self.n_passes_ = best
+        # The result's labels are the groups that serve some row.
+        warn_if_fewer_distinct(result.labels, self.n_clusters, self._naming)
+        self.cluster_centers_ = result.params.astype(X.dtype)
+        self.labels_ = dask_labels(X, self.cluster_centers_)
+        self.objective_ = result.objective
+        self.objective_history_ = result.objective_history
+        self.inertia_ = 2.0 * X.shape[0] * result.objective
+        self.n_iter_ = min(result.n_iter + result.partition_repeated, self.max_iter)
+        self._n_features_out = self.n_clusters
+        return self
+
     def predict(self, X):
         """Predict the closest cluster of each sample.
 
@@ -394,6 +482,8 @@ class SumOfMinKMeans(
         labels : ndarray of shape (n_samples,)
             Index of the cluster each sample belongs to.
         """
+        if is_dask_array(X):
+            return dask_labels(self._check_dask(X, reset=False), self.cluster_centers_)
         X = self._validate(X, reset=False)
         weights = np.ones(X.shape[0], dtype=X.dtype)
         labels, _, _, _ = self._bind(X).reclassify(self.cluster_centers_, weights)
@@ -415,6 +505,9 @@ class SumOfMinKMeans(
             :math:`x_j`, as :meth:`sklearn.cluster.KMeans.transform`; for
             'kl', the divergences :math:`d(x_j, y)`.
         """
+        if is_dask_array(X) and self.loss == "squared_euclidean":
+            X = self._check_dask(X, reset=False)
+            return dask_distances(X, self.cluster_centers_)
         X = self._validate(X, reset=False)
         losses = self._bind(X).loss_matrix(self.cluster_centers_)
         if self.loss == "squared_euclidean":
