@@ -55,6 +55,7 @@ def run(n_samples, repeats, memory_limit):
     from distributed import Client, LocalCluster, wait
 
     from skcgm.cluster import SumOfMinKMeans
+    from skcgm.optim import SquaredEuclideanLoss
     from skcgm.optim._dask_lloyd import dask_objective
 
     records = {}
@@ -71,7 +72,8 @@ def run(n_samples, repeats, memory_limit):
         wait(X)
 
         def inertia(centers):
-            return 2 * n_samples * dask_objective(X, centers)
+            loss = SquaredEuclideanLoss()
+            return 2 * n_samples * dask_objective(X, None, loss, centers)
 
         start = np.asarray(X[:N_CLUSTERS].compute())
         same = {"ours": [], "dask-ml": []}

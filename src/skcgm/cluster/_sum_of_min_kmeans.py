@@ -12,8 +12,9 @@ from sklearn.utils.validation import check_is_fitted
 from ..base import BaseSumOfMinimum
 from ..optim._dask_lloyd import (
     dask_distances,
-    dask_kmeans,
+    dask_fit,
     dask_labels,
+    fit_progress,
     is_dask_array,
     row_chunked,
 )
@@ -441,16 +442,21 @@ class SumOfMinKMeans(
         n_init = resolve_n_init(self.n_init, self.init, self._naming)
         random_state = check_random_state(self.random_state)
         best = None
+        loss = LOSSES[self.loss]()
+        progress = fit_progress(self.verbose, "inertia", 2.0 * X.shape[0])
         for _ in range(n_init):
-            result, n_passes = dask_kmeans(
+            result, n_passes, _, _ = dask_fit(
                 X,
+                None,
+                loss,
                 self.n_clusters,
                 self.init,
+                self.init_score,
                 random_state,
                 self.max_iter,
                 self.tol,
                 self.empty_cluster,
-                self.verbose,
+                progress,
             )
             if best is None or result.objective < best[0].objective:
                 best = (result, n_passes)
@@ -458,7 +464,7 @@ class SumOfMinKMeans(
         # The result's labels are the groups that serve some row.
         warn_if_fewer_distinct(result.labels, self.n_clusters, self._naming)
         self.cluster_centers_ = result.params.astype(X.dtype)
-        self.labels_ = dask_labels(X, self.cluster_centers_)
+        self.labels_ = dask_labels(X, None, loss, self.cluster_centers_)
         self.objective_ = result.objective
         self.objective_history_ = result.objective_history
         self.inertia_ = 2.0 * X.shape[0] * result.objective
@@ -483,7 +489,8 @@ class SumOfMinKMeans(
             Index of the cluster each sample belongs to.
         """
         if is_dask_array(X):
-            return dask_labels(self._check_dask(X, reset=False), self.cluster_centers_)
+            X = self._check_dask(X, reset=False)
+            return dask_labels(X, None, LOSSES[self.loss](), self.cluster_centers_)
         X = self._validate(X, reset=False)
         weights = np.ones(X.shape[0], dtype=X.dtype)
         labels, _, _, _ = self._bind(X).reclassify(self.cluster_centers_, weights)
@@ -507,7 +514,7 @@ class SumOfMinKMeans(
         """
         if is_dask_array(X) and self.loss == "squared_euclidean":
             X = self._check_dask(X, reset=False)
-            return dask_distances(X, self.cluster_centers_)
+            return dask_distances(X, LOSSES[self.loss](), self.cluster_centers_)
         X = self._validate(X, reset=False)
         losses = self._bind(X).loss_matrix(self.cluster_centers_)
         if self.loss == "squared_euclidean":

@@ -6,10 +6,16 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import logsumexp
+from sklearn.utils import check_random_state
 
 from ..base import BaseMixedRegressor, BaseSumOfMinimum
+from ..optim._dask_lloyd import dask_fit, dask_labels, fit_progress, is_dask_array
 from ..optim._mixed_linear_loss import MixedLinearLoss
-from ..optim._restarts import best_of_restarts, warn_if_fewer_distinct
+from ..optim._restarts import (
+    best_of_restarts,
+    resolve_n_init,
+    warn_if_fewer_distinct,
+)
 from ..optim._sum_of_min import SOLVER_CONSTRAINTS, Naming
 from ..optim._sum_of_min_weights import normalized_weights
 from ..utils._sklearn_compat import Interval, _fit_context
@@ -222,7 +228,8 @@ class MixedLinearRegressor(BaseMixedRegressor):
     labels_ : ndarray of shape (n_samples,)
         Component of every training sample: the one of smallest loss
         :math:`f_i(x_j)`, penalty included, ties going to the lowest index
-        (eq. 3.6). :meth:`assign` applies the same rule to new data.
+        (eq. 3.6). :meth:`assign` applies the same rule to new data. A lazy
+        dask array after a fit on a dask array.
 
     objective_ : float
         The objective :math:`F` at the final coefficients, penalty included,
@@ -235,6 +242,10 @@ class MixedLinearRegressor(BaseMixedRegressor):
     n_iter_ : int
         Number of coefficient updates of the kept run (the paper's iteration
         count of Table 3 when ``tol=0``).
+
+    n_passes_ : int
+        Passes over the data of the kept run, the centroid's and the
+        seeding's included. Defined only after a fit on a dask array.
 
     n_features_in_ : int
         Number of features seen during ``fit``.
@@ -402,10 +413,9 @@ class MixedLinearRegressor(BaseMixedRegressor):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _bind(self, X, y):
-        """The per-sample losses bound to ``(X, y)``."""
-        loss = MixedLinearLoss(alpha=self.alpha, fit_intercept=self.fit_intercept)
-        return loss.bind(X, y)
+    def _loss_family(self):
+        """The per-sample loss family, unbound."""
+        return MixedLinearLoss(alpha=self.alpha, fit_intercept=self.fit_intercept)
 
     def _params(self):
         """The fitted parameters in the loss family's layout."""
@@ -448,12 +458,17 @@ class MixedLinearRegressor(BaseMixedRegressor):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, dask array} of shape (n_samples, n_features)
             Training inputs :math:`a_i`. Float32 input gives float32
-            coefficients.
+            coefficients. A dask array is fitted chunk by chunk on its
+            workers, never gathered: one pass for the centroid, k-means||
+            seeding for ``init='k-means++'``, then the same Lloyd iterations
+            as in memory (``solver='exact'``, without ``sample_weight``; see
+            the :ref:`User Guide <larger_than_memory>`).
 
         y : array-like of shape (n_samples,)
-            Targets :math:`b_i`.
+            Targets :math:`b_i`; with a dask ``X``, a dask or NumPy array,
+            rechunked as the rows of ``X``.
 
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights of the samples in the objective, the seeding
@@ -464,6 +479,8 @@ class MixedLinearRegressor(BaseMixedRegressor):
         self : object
             Fitted estimator.
         """
+        if is_dask_array(X):
+            return self._fit_dask(X, y, sample_weight)
         X, y = self._validate(X, y, reset=True)
         # float64 whatever the dtype of X: weights beyond float32's range are
         # valid, the engine normalizes them.
@@ -492,6 +509,84 @@ class MixedLinearRegressor(BaseMixedRegressor):
         self.objective_ = result.objective
         self.objective_history_ = result.objective_history
         self.n_iter_ = result.n_iter
+        return self
+
+    def _fit_dask(self, X, y, sample_weight):
+        """Fit on a dask array: k-means|| seeding and Lloyd passes on the chunks.
+
+        One pass for the centroid (with ``fit_intercept``), seven for the
+        seeding ('k-means++'), one per iteration; the noise variance comes
+        from the last iteration's group losses.
+        """
+        unsupported = {
+            "solver": (self.solver, "exact"),
+            "sample_weight": (sample_weight, None),
+        }
+        for name, (value, accepted) in unsupported.items():
+            if not (isinstance(value, type(accepted)) and value == accepted):
+                raise ValueError(
+                    f"With a dask array X, {name} must be {accepted!r}; got "
+                    f"{value!r}. Compute X into memory for the other options."
+                )
+        if callable(self.init):
+            raise ValueError(
+                "With a dask array X, init must be 'k-means++', 'uniform', "
+                "'random' or an array; a callable takes X in memory."
+            )
+        X, y = self._check_dask(X, y, reset=True)
+        import dask
+
+        x_mean, y_mean, y_square = dask.compute(
+            X.mean(axis=0), y.mean(), (y * y).mean()
+        )
+        n_passes = 1
+        centroid = (x_mean, y_mean) if self.fit_intercept else None
+        loss = MixedLinearLoss(self.alpha, self.fit_intercept, centroid=centroid)
+        init = self._resolve_init(X.shape[1])
+        n_init = resolve_n_init(self.n_init, init, self._naming)
+        random_state = check_random_state(self.random_state)
+        progress = fit_progress(self.verbose, "objective", 1.0)
+        best = None
+        for _ in range(n_init):
+            run = dask_fit(
+                X,
+                y,
+                loss,
+                self.n_components,
+                init,
+                self.init_score,
+                random_state,
+                self.max_iter,
+                self.tol,
+                "keep",
+                progress,
+            )
+            if best is None or run[0].objective < best[0].objective:
+                best = run
+        result, passes, counts, losses = best
+        warn_if_fewer_distinct(result.labels, self.n_components, self._naming)
+        n_features = X.shape[1]
+        params = result.params.astype(X.dtype)
+        self.coef_ = np.ascontiguousarray(params[:, :n_features])
+        self.intercept_ = (
+            params[:, n_features].copy()
+            if self.fit_intercept
+            else np.zeros(self.n_components, dtype=X.dtype)
+        )
+        self.weights_ = counts / counts.sum()
+        self.labels_ = dask_labels(X, y, loss, result.params)
+        # The groups' losses less their penalties, twice: squared residuals.
+        coef = result.params[:, :n_features]
+        penalties = 0.5 * self.alpha * np.einsum("ij,ij->i", coef, coef)
+        residuals = 2 * max(float((losses - counts * penalties).sum()), 0.0)
+        floor = np.finfo(np.float64).eps * float(y_square)
+        self.noise_variance_ = max(
+            residuals / X.shape[0], floor, np.finfo(np.float64).tiny
+        )
+        self.objective_ = result.objective
+        self.objective_history_ = result.objective_history
+        self.n_iter_ = result.n_iter
+        self.n_passes_ = n_passes + passes
         return self
 
     def _noise_variance(self, X, y, sample_weight):
@@ -616,6 +711,9 @@ class MixedLinearRegressor(BaseMixedRegressor):
         y_components : ndarray of shape (n_samples, n_components)
             :math:`a^\\top x_j + c_j` for every sample and component.
         """
+        if is_dask_array(X):
+            X = self._check_dask(X)
+            return X @ self.coef_.T.astype(X.dtype) + self.intercept_.astype(X.dtype)
         X = self._validate(X)
         return X @ self.coef_.T + self.intercept_
 

@@ -283,17 +283,13 @@ class MixedMLPRegressor(BaseMixedRegressor):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _loss(self):
+    def _loss_family(self):
         return MixedMLPLoss(
             hidden_layer_sizes=check_hidden_layer_sizes(self.hidden_layer_sizes),
             activation=self.activation,
             alpha=self.alpha,
             eta0=self.learning_rate_init,
         )
-
-    def _bind(self, X, y):
-        """The per-sample losses bound to ``(X, y)``."""
-        return self._loss().bind(X, y)
 
     def _params(self):
         """The fitted networks as flat weight vectors, ``(k, n_weights)``."""
@@ -328,7 +324,7 @@ class MixedMLPRegressor(BaseMixedRegressor):
         self : object
             Fitted estimator.
         """
-        loss = self._loss()
+        loss = self._loss_family()
         X, y = self._validate(X, y, reset=True)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         problem = loss.bind(X, y)

@@ -1,10 +1,13 @@
-"""Sum-of-minimum k-means on a dask array: seeding and Lloyd passes chunk by chunk.
+"""Sum-of-minimum fits on a dask array: seeding and Lloyd passes chunk by chunk.
 
 The rows of a :class:`dask.array.Array` stay where its chunks live: every pass
-over the data (gaps to the seeds, assignments and group sums, the sampled
-rows of the oversampling seeding) runs as one task per chunk, and only small
-results reach the caller: ``k x d`` sums, ``k`` counts, a few candidate rows.
-dask is imported only when such an array is given.
+over the data (the seeding scores and the rows they draw, assignments and
+group statistics, objective values) runs as one task per chunk, each binding
+the loss family to its chunk, and only small results reach the caller: group
+statistics (``k x d`` sums, ``k x d x d`` moments), counts and a few rows.
+The group statistics of the engine's loss families add up over blocks of
+rows, so the in-memory group minimizer turns their sum into the next
+parameters. dask is imported only when such an array is given.
 """
 
 import warnings
@@ -16,7 +19,7 @@ from sklearn.utils import check_random_state
 from ..utils._random import MAX_SEED
 from ._progress import Progress
 from ._sum_of_min import sum_of_minimum
-from ._sum_of_min_losses import SquaredEuclideanLoss
+from ._sum_of_min_losses import group_membership
 from ._sum_of_min_result import SumOfMinResult
 
 #: Restarts of the seeding and Lloyd's algorithm on the weighted candidates.
@@ -35,42 +38,35 @@ def row_chunked(X):
     return X
 
 
-def _bound(block):
-    """The k-means loss bound to one chunk, refusing non-finite values."""
+def _bound(loss, block, y_block):
+    """``loss`` bound to one chunk (and its targets), refusing non-finite values."""
     block = np.asarray(block)
     if not np.all(np.isfinite(block)):
         raise ValueError("Input X contains NaN or infinity.")
-    return SquaredEuclideanLoss().bind(block)
+    if y_block is not None:
+        y_block = np.asarray(y_block)
+        if not np.all(np.isfinite(y_block)):
+            raise ValueError("Input y contains NaN or infinity.")
+    return loss.bind(block, y_block)
 
 
-def _chunk_offsets(X):
-    return np.concatenate([[0], np.cumsum(X.chunks[0])])
-
-
-def _map_chunks(func, X, *args):
-    """``[func(chunk, *args) for chunk in X's row chunks]``, one task per chunk."""
+def _map_chunks(func, X, y, *args, seeds=None):
+    """``func(chunk, y_chunk, *args[, seed])`` for every row chunk, one task each."""
     import dask
 
-    chunks = X.to_delayed().ravel()
-    return dask.compute(*[dask.delayed(func)(chunk, *args) for chunk in chunks])
+    blocks = X.to_delayed().ravel()
+    targets = [None] * len(blocks) if y is None else y.to_delayed().ravel()
+    tasks = []
+    for i, (block, target) in enumerate(zip(blocks, targets)):
+        seed = () if seeds is None else (int(seeds[i]),)
+        tasks.append(dask.delayed(func)(block, target, *args, *seed))
+    return dask.compute(*tasks)
 
 
-def _lloyd_pass(block, centers, n_candidates):
-    """Assignments, group sums and the worst-served rows of one chunk.
-
-    Returns the group sums and counts, the sum of the smallest losses, and
-    the ``n_candidates`` rows of largest loss (losses, local indices, rows,
-    labels), the candidates of the relocation of empty groups.
-    """
-    problem = _bound(block)
-    weights = np.ones(problem.n_samples)
-    labels, min_losses, _, (sums,) = problem.reclassify(
-        centers, weights, with_statistics=True
-    )
-    counts = np.bincount(labels, minlength=centers.shape[0]).astype(np.float64)
-    worst = _largest(min_losses, n_candidates)
-    candidates = (min_losses[worst], worst, problem.X[worst], labels[worst])
-    return sums.astype(np.float64), counts, float(min_losses.sum()), candidates
+def _rows(X, y, indices):
+    """Rows (and targets) of a dask array, computed: a few, never a pass."""
+    rows = np.asarray(X[indices].compute(), dtype=np.float64)
+    return rows, None if y is None else np.asarray(y[indices].compute())
 
 
 def _largest(values, n):
@@ -84,52 +80,94 @@ def _largest(values, n):
     return kept[np.lexsort((kept, -values[kept]))][:n]
 
 
-def _gap_pass(block, seeds, threshold_scale, seed):
-    """Gaps of a chunk's rows to the seeds, and the rows drawn by their gaps.
+def _lloyd_pass(block, y_block, loss, params, n_candidates):
+    """Assignments and group statistics of one chunk.
 
-    ``threshold_scale`` is :math:`\\ell / \\phi` of the previous round (0 in
-    the first pass, which only measures :math:`\\phi`).
+    Returns the group statistics and counts, the sum of the smallest losses
+    of every group, and the ``n_candidates`` rows of largest gap (gaps,
+    local indices, rows, targets, labels), the candidates of the relocation
+    of empty groups.
     """
-    problem = _bound(block)
-    gaps = problem.loss_matrix(seeds).min(axis=1)
-    np.maximum(gaps, 0, out=gaps)
+    problem = _bound(loss, block, y_block)
+    labels, min_losses, _, statistics = problem.reclassify(
+        params, np.ones(problem.n_samples), with_statistics=True
+    )
+    n_params = params.shape[0]
+    counts = np.bincount(labels, minlength=n_params).astype(np.float64)
+    losses = np.bincount(labels, weights=min_losses, minlength=n_params)
+    worst = np.empty(0, dtype=np.intp)
+    gaps = min_losses
+    if n_candidates:
+        gaps = min_losses - problem.sample_min_values()
+        worst = _largest(gaps, n_candidates)
+    y_worst = None if y_block is None else problem.y[worst]
+    candidates = (gaps[worst], worst, problem.X[worst], y_worst, labels[worst])
+    statistics = tuple(part.astype(np.float64) for part in statistics)
+    return statistics, counts, losses, candidates
+
+
+def _score_pass(block, y_block, loss, params, init_score, scale, seed):
+    """Seeding scores of a chunk's rows, and the rows they draw.
+
+    The score is the smallest gap (eq. 3.2) or squared gradient norm (eq.
+    3.5) over ``params``; a row is drawn with probability ``scale`` times
+    its score (``scale`` is 0 in the first pass, which only sums them).
+    """
+    problem = _bound(loss, block, y_block)
+    if init_score == "gap":
+        scores = problem.loss_matrix(params).min(axis=1) - problem.sample_min_values()
+    else:
+        scores = np.min([problem.grad_sq_norm_vector(p) for p in params], axis=0)
+    np.maximum(scores, 0, out=scores)
     drawn = np.random.RandomState(seed).uniform(size=problem.n_samples)
-    chosen = drawn < threshold_scale * gaps
-    return float(gaps.sum()), problem.X[chosen]
+    chosen = drawn < scale * scores
+    y_chosen = None if y_block is None else problem.y[chosen]
+    return float(scores.sum()), problem.X[chosen], y_chosen
 
 
-def _closest_counts(block, candidates):
-    problem = _bound(block)
-    labels, _, _, _ = problem.reclassify(candidates, np.ones(problem.n_samples))
-    return np.bincount(labels, minlength=candidates.shape[0]).astype(np.float64)
+def _closest_counts(block, y_block, loss, params):
+    problem = _bound(loss, block, y_block)
+    labels, _, _, _ = problem.reclassify(params, np.ones(problem.n_samples))
+    return np.bincount(labels, minlength=params.shape[0]).astype(np.float64)
 
 
-def _row(X, index):
-    """Row ``index`` of a dask array, as a 1-D numpy array."""
-    return np.asarray(X[index].compute())
-
-
-def oversampled_seeds(X, n_clusters, random_state, n_rounds=5, oversampling=2.0):
+def oversampled_seeds(
+    X,
+    y,
+    loss,
+    n_clusters,
+    init_score,
+    random_state,
+    n_rounds=5,
+    oversampling=2.0,
+):
     """k-means|| candidates reduced to ``n_clusters`` seeds on the caller's side.
 
-    The scalable k-means++ of Bahmani et al. (2012) with the paper's gap
-    score (eq. 3.2, half the squared distance for k-means): a first row drawn
-    uniformly, then ``n_rounds`` passes that keep every row independently
-    with probability :math:`\\min(1, \\ell\\, v_i / \\phi)`, :math:`\\ell` =
-    ``oversampling * n_clusters``, :math:`v_i` its gap to the candidates and
-    :math:`\\phi` their sum at the previous pass (one pass per round: the
-    draws use the sum of the round before, which only lowers the
-    probabilities). A last pass weights every candidate by the number of rows
-    closest to it; the seeds are the best of ``RECLUSTER_INIT`` runs of the
-    generalized k-means++ (Algorithm 1) followed by Lloyd's algorithm on the
-    weighted candidates, in memory (the reclustering step of k-means||).
+    The scalable k-means++ of Bahmani et al. (2012) with the paper's scores
+    (eq. 3.2 or 3.5): a first row drawn uniformly, then ``n_rounds`` passes
+    that keep every row independently with probability
+    :math:`\\min(1, \\ell\\, v_i / \\phi)`, :math:`\\ell` =
+    ``oversampling * n_clusters``, :math:`v_i` its score at the minimizers
+    of the candidate rows and :math:`\\phi` the scores' sum at the previous
+    pass (one pass per round: the draws use the sum of the round before,
+    which only lowers the probabilities). A last pass weights every
+    candidate by the number of rows closest to its minimizer; the seeds are
+    the best of ``RECLUSTER_INIT`` runs of the generalized k-means++
+    (Algorithm 1) and Lloyd's algorithm on the weighted candidate rows, in
+    memory (the reclustering step of k-means||).
 
     Parameters
     ----------
     X : dask array of shape (n_samples, n_features)
         Row-chunked data.
+    y : dask array of shape (n_samples,) or None
+        Targets, chunked as the rows of ``X``.
+    loss : SumOfMinLoss
+        The loss family, unbound.
     n_clusters : int
         Number of seeds.
+    init_score : {'gap', 'gradient'}
+        The seeding score.
     random_state : RandomState instance
         Seeds the draws; the draws of a chunk come from a seed of its own,
         so they depend on the chunk layout.
@@ -140,103 +178,116 @@ def oversampled_seeds(X, n_clusters, random_state, n_rounds=5, oversampling=2.0)
 
     Returns
     -------
-    seeds : ndarray of shape (n_clusters, n_features)
+    seeds : ndarray of shape (n_clusters, *param_shape)
     n_passes : int
         Passes over the data.
     """
     n_samples = X.shape[0]
-    candidates = _row(X, int(random_state.randint(n_samples)))[None, :]
+    rows, targets = _rows(X, y, [int(random_state.randint(n_samples))])
     n_chunks = len(X.chunks[0])
     scale = 0.0
     n_passes = 0
     for _ in range(n_rounds + 1):
+        params = _bound(loss, rows, targets).sample_minimizers(
+            np.arange(rows.shape[0]), random_state
+        )
         seeds = random_state.randint(MAX_SEED, size=n_chunks)
-        parts = _map_chunks_seeded(_gap_pass, X, seeds, candidates, scale)
+        parts = _map_chunks(
+            _score_pass, X, y, loss, params, init_score, scale, seeds=seeds
+        )
         n_passes += 1
         phi = sum(part[0] for part in parts)
-        drawn = [part[1] for part in parts if part[1].shape[0]]
+        drawn = [part for part in parts if part[1].shape[0]]
         if drawn:
-            candidates = np.vstack([candidates, *drawn])
+            rows = np.vstack([rows, *(part[1] for part in drawn)])
+            if y is not None:
+                targets = np.concatenate([targets, *(part[2] for part in drawn)])
         if not phi > 0:
             break
         scale = oversampling * n_clusters / phi
-    weights = np.sum(_map_chunks(_closest_counts, X, candidates), axis=0)
+    candidates = _bound(loss, rows, targets)
+    params = candidates.sample_minimizers(np.arange(rows.shape[0]), random_state)
+    weights = np.sum(_map_chunks(_closest_counts, X, y, loss, params), axis=0)
     n_passes += 1
-    if candidates.shape[0] <= n_clusters:
-        # Fewer distinct candidates than clusters: rows drawn uniformly fill in.
-        extra = np.sort(random_state.choice(n_samples, n_clusters - len(candidates)))
-        seeds = np.vstack([candidates, np.asarray(X[extra].compute())])
-        return seeds, n_passes
-    # The candidates, weighted, stand for the data: the generalized k-means++
-    # (Algorithm 1) and Lloyd's algorithm on them, best of RECLUSTER_INIT.
+    if rows.shape[0] <= n_clusters:
+        # Fewer candidates than clusters: rows drawn uniformly fill in.
+        extra = np.sort(random_state.choice(n_samples, n_clusters - rows.shape[0]))
+        more, more_targets = _rows(X, y, extra)
+        filler = _bound(loss, more, more_targets).sample_minimizers(
+            np.arange(more.shape[0]), random_state
+        )
+        return np.concatenate([params, filler]), n_passes
     with warnings.catch_warnings():
         # Too few distinct candidates is reported once, by the fit.
         warnings.simplefilter("ignore", ConvergenceWarning)
         result = sum_of_minimum(
-            candidates,
+            rows,
             n_clusters,
+            y=targets,
+            loss=loss,
             sample_weight=weights,
+            init_score=init_score,
             n_init=RECLUSTER_INIT,
             random_state=random_state,
         )
-    params = result.params
-    return params, n_passes
+    return result.params, n_passes
 
 
-def _map_chunks_seeded(func, X, seeds, *args):
-    """``_map_chunks`` with a seed of its own for every chunk, passed last."""
-    import dask
-
-    chunks = X.to_delayed().ravel()
-    return dask.compute(
-        *[
-            dask.delayed(func)(chunk, *args, int(seed))
-            for chunk, seed in zip(chunks, seeds)
-        ]
-    )
-
-
-def _relocate(sums, counts, parts, offsets):
+def _relocate(loss, statistics, counts, parts, offsets):
     """Move the worst-served rows into empty groups, as ``relocate_empty`` does.
 
     The rows of largest gap (ties to the lowest row), at most one per empty
     group and only rows of positive gap, leave their group for the lowest
-    empty one; the group sums and counts follow.
+    empty one; the statistics of both groups follow, computed on the moved
+    rows alone (the statistics add up over rows).
     """
     empty = np.flatnonzero(counts == 0)
     if empty.size == 0:
-        return sums, counts
-    losses = np.concatenate([part[3][0] for part in parts])
-    rows = np.concatenate([part[3][1] + offset for part, offset in zip(parts, offsets)])
-    vectors = np.vstack([part[3][2] for part in parts])
-    labels = np.concatenate([part[3][3] for part in parts])
-    order = np.lexsort((rows, -losses))[: empty.size]
-    order = order[losses[order] > 0]
-    sums, counts = sums.copy(), counts.copy()
-    for target, i in zip(empty, order):
-        sums[labels[i]] -= vectors[i]
-        counts[labels[i]] -= 1
-        sums[target] += vectors[i]
-        counts[target] += 1
-    return sums, counts
+        return statistics, counts
+    gaps = np.concatenate([part[3][0] for part in parts])
+    rows = np.concatenate([part[3][1] + start for part, start in zip(parts, offsets)])
+    order = np.lexsort((rows, -gaps))[: empty.size]
+    order = order[gaps[order] > 0]
+    if order.size == 0:
+        return statistics, counts
+    vectors = np.vstack([part[3][2] for part in parts])[order]
+    targets = None
+    if parts[0][3][3] is not None:
+        targets = np.concatenate([part[3][3] for part in parts])[order]
+    old = np.concatenate([part[3][4] for part in parts])[order]
+    new = empty[: order.size]
+    moved = _bound(loss, vectors, targets)
+    ones = np.ones(order.size)
+    k = counts.shape[0]
+    leaving = moved.group_statistics(group_membership(old, ones, k))
+    arriving = moved.group_statistics(group_membership(new, ones, k))
+    statistics = tuple(
+        total - out + into for total, out, into in zip(statistics, leaving, arriving)
+    )
+    counts = counts + np.bincount(new, minlength=k) - np.bincount(old, minlength=k)
+    return statistics, counts
 
 
-def dask_lloyd(X, start, max_iter, tol, empty_cluster, progress=None):
-    """Lloyd's algorithm for the squared Euclidean loss on a dask array.
+def dask_lloyd(X, y, loss, start, max_iter, tol, empty_cluster, progress=None):
+    """:class:`ExactLloyd` on a dask array, pass for pass.
 
-    :class:`ExactLloyd` pass for pass: every iteration assigns the rows of
-    every chunk to their closest center (eq. 3.6) and sums them by group, on
-    the workers, and the caller replaces every center by its group mean;
-    stops when the partition repeats (the group sums and counts repeat) or
-    the objective decreases by at most ``tol`` relative to its previous
-    value. Empty groups are relocated to the worst-served rows as
+    Every iteration assigns the rows of every chunk to their closest
+    parameter (eq. 3.6) and gathers the group statistics, on the workers;
+    the caller adds them up and replaces every parameter by its group
+    minimizer. Stops when the partition repeats (the statistics and counts
+    repeat) or the objective decreases by at most ``tol`` relative to its
+    previous value. Empty groups are relocated to the worst-served rows as
     :func:`~skcgm.optim._empty_groups.relocate_empty` does, or kept.
 
     Parameters
     ----------
     X : dask array of shape (n_samples, n_features)
         Row-chunked data.
-    start : ndarray of shape (n_clusters, n_features)
+    y : dask array of shape (n_samples,) or None
+        Targets, chunked as the rows of ``X``.
+    loss : SumOfMinLoss
+        The loss family, unbound, with a group minimizer.
+    start : ndarray of shape (n_clusters, *param_shape)
     max_iter : int
     tol : float
     empty_cluster : {'relocate', 'keep'}
@@ -249,25 +300,33 @@ def dask_lloyd(X, start, max_iter, tol, empty_cluster, progress=None):
         stays on the workers, see :func:`dask_labels`).
     n_passes : int
         Passes over the data.
+    counts, losses : ndarray of shape (n_clusters,)
+        Rows and sum of their losses of every group at the final parameters.
     """
     progress = Progress(None) if progress is None else progress
     n_samples = X.shape[0]
     n_clusters = start.shape[0]
-    offsets = _chunk_offsets(X)[:-1]
+    offsets = np.concatenate([[0], np.cumsum(X.chunks[0])])[:-1]
+    # The group minimizer uses the family's hyper-parameters only: a loss
+    # bound to one row serves.
+    first, first_target = _rows(X, y, [0])
+    solver = _bound(loss, first, first_target)
     params = np.asarray(start, dtype=np.float64)
     history = []
     previous = None
     converged = repeated = False
     n_candidates = n_clusters if empty_cluster == "relocate" else 0
     for n_iter in range(max_iter + 1):
-        parts = _map_chunks(_lloyd_pass, X, params, n_candidates)
-        sums = np.sum([part[0] for part in parts], axis=0)
+        parts = _map_chunks(_lloyd_pass, X, y, loss, params, n_candidates)
+        fields = zip(*(part[0] for part in parts))
+        statistics = tuple(np.sum(field, axis=0) for field in fields)
         counts = np.sum([part[1] for part in parts], axis=0)
-        objective = sum(part[2] for part in parts) / n_samples
+        losses = np.sum([part[2] for part in parts], axis=0)
+        objective = float(losses.sum()) / n_samples
         history.append(objective)
         if previous is not None:
-            repeated = np.array_equal(sums, previous[0]) and np.array_equal(
-                counts, previous[1]
+            repeated = np.array_equal(counts, previous[1]) and all(
+                np.array_equal(a, b) for a, b in zip(statistics, previous[0])
             )
             if repeated:
                 progress.iteration(n_iter, objective)
@@ -282,12 +341,10 @@ def dask_lloyd(X, start, max_iter, tol, empty_cluster, progress=None):
         if n_iter == max_iter:
             break
         progress.iteration(n_iter, objective)
-        previous = (sums, counts)
+        previous = (statistics, counts)
         if empty_cluster == "relocate":
-            sums, counts = _relocate(sums, counts, parts, offsets)
-        filled = counts > 0
-        params = params.copy()
-        params[filled] = sums[filled] / counts[filled, None]
+            statistics, counts = _relocate(loss, statistics, counts, parts, offsets)
+        params = solver.group_minimizer(params, statistics, counts)
     result = SumOfMinResult.from_run(
         start,
         params,
@@ -297,65 +354,109 @@ def dask_lloyd(X, start, max_iter, tol, empty_cluster, progress=None):
         converged=converged,
         partition_repeated=repeated,
     )
-    return result, len(history)
+    return result, len(history), counts, losses
 
 
-def _chunk_labels(block, centers):
-    problem = _bound(block)
-    labels, _, _, _ = problem.reclassify(centers, np.ones(problem.n_samples))
-    return labels
-
-
-def _chunk_distances(block, centers):
-    losses = _bound(block).loss_matrix(centers)
-    return np.sqrt(np.maximum(2 * losses, 0, out=losses), out=losses)
-
-
-def dask_distances(X, centers):
-    """Euclidean distances of every row to every center, a lazy dask array."""
-    return X.map_blocks(
-        _chunk_distances,
-        centers,
-        chunks=(X.chunks[0], (centers.shape[0],)),
-        dtype=X.dtype,
-    )
-
-
-def dask_objective(X, centers):
-    """The mean smallest loss of the rows of ``X`` at ``centers`` (one pass)."""
-    parts = _map_chunks(_lloyd_pass, X, centers, 0)
-    return sum(part[2] for part in parts) / X.shape[0]
-
-
-def dask_labels(X, centers):
-    """The closest center of every row, a lazy dask array chunked as ``X``'s rows."""
-    return X.map_blocks(
-        _chunk_labels, centers, drop_axis=1, dtype=np.intp, meta=np.empty(0, np.intp)
-    )
-
-
-def dask_kmeans(
-    X, n_clusters, init, random_state, max_iter, tol, empty_cluster, verbose=0
+def dask_fit(
+    X,
+    y,
+    loss,
+    n_clusters,
+    init,
+    init_score,
+    random_state,
+    max_iter,
+    tol,
+    empty_cluster,
+    progress=None,
 ):
-    """Seeding and Lloyd passes of :class:`~skcgm.cluster.SumOfMinKMeans` on dask.
+    """Seeding and Lloyd passes of a sum-of-minimum estimator on a dask array.
 
-    Returns the result (its ``labels`` the groups that serve some row, the
-    partition being left to :func:`dask_labels`) and the number of passes
-    over the data.
+    ``init`` is 'k-means++' (:func:`oversampled_seeds`), 'uniform' (the
+    minimizers of rows drawn uniformly), 'random' (the family's random
+    parameters) or an array. Returns :func:`dask_lloyd`'s result, passes
+    (seeding included), counts and group losses.
     """
     random_state = check_random_state(random_state)
     n_passes = 0
     if isinstance(init, str) and init == "k-means++":
-        start, n_passes = oversampled_seeds(X, n_clusters, random_state)
-    elif isinstance(init, str) and init == "uniform":
-        rows = np.sort(random_state.choice(X.shape[0], n_clusters, replace=False))
-        start = np.asarray(X[rows].compute(), dtype=np.float64)
+        start, n_passes = oversampled_seeds(
+            X, y, loss, n_clusters, init_score, random_state
+        )
     elif isinstance(init, str):
-        start = random_state.standard_normal((n_clusters, X.shape[1]))
+        indices = np.sort(random_state.choice(X.shape[0], n_clusters, replace=False))
+        rows, targets = _rows(X, y, indices)
+        problem = _bound(loss, rows, targets)
+        if init == "uniform":
+            start = problem.sample_minimizers(np.arange(n_clusters), random_state)
+        else:
+            start = problem.random_params(n_clusters, random_state, np.float64)
     else:
         start = np.asarray(init, dtype=np.float64)
-    progress = Progress(
-        print if verbose else None, quantity="inertia", scale=2.0 * X.shape[0]
+    result, lloyd_passes, counts, losses = dask_lloyd(
+        X, y, loss, start, max_iter, tol, empty_cluster, progress
     )
-    result, lloyd_passes = dask_lloyd(X, start, max_iter, tol, empty_cluster, progress)
-    return result, n_passes + lloyd_passes
+    return result, n_passes + lloyd_passes, counts, losses
+
+
+def _chunk_labels(block, y_block, loss, params):
+    problem = _bound(loss, block, y_block)
+    labels, _, _, _ = problem.reclassify(params, np.ones(problem.n_samples))
+    return labels
+
+
+def dask_labels(X, y, loss, params):
+    """The closest parameter of every row, a lazy dask array chunked as ``X``'s rows."""
+    if y is None:
+        return X.map_blocks(
+            _chunk_labels,
+            None,
+            loss,
+            params,
+            drop_axis=1,
+            dtype=np.intp,
+            meta=np.empty(0, np.intp),
+        )
+    import dask.array as da
+
+    return da.blockwise(
+        _chunk_labels,
+        "i",
+        X,
+        "ij",
+        y,
+        "i",
+        loss,
+        None,
+        params,
+        None,
+        dtype=np.intp,
+        concatenate=True,
+    )
+
+
+def _chunk_distances(block, loss, params):
+    losses = _bound(loss, block, None).loss_matrix(params)
+    return np.sqrt(np.maximum(2 * losses, 0, out=losses), out=losses)
+
+
+def dask_distances(X, loss, params):
+    """Euclidean distances of every row to every center, a lazy dask array."""
+    return X.map_blocks(
+        _chunk_distances,
+        loss,
+        params,
+        chunks=(X.chunks[0], (params.shape[0],)),
+        dtype=X.dtype,
+    )
+
+
+def dask_objective(X, y, loss, params):
+    """The mean smallest loss of the rows of ``X`` at ``params`` (one pass)."""
+    parts = _map_chunks(_lloyd_pass, X, y, loss, params, 0)
+    return float(sum(part[2].sum() for part in parts)) / X.shape[0]
+
+
+def fit_progress(verbose, quantity, scale):
+    """The verbose lines of a dask fit, in the estimator's words."""
+    return Progress(print if verbose else None, quantity=quantity, scale=scale)

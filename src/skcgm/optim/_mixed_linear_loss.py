@@ -122,6 +122,11 @@ class MixedLinearLoss(SumOfMinLoss):
         The penalty :math:`\\alpha > 0`, the paper's :math:`\\lambda`.
     fit_intercept : bool, default=False
         Whether every parameter carries an unpenalized intercept.
+    centroid : tuple of (ndarray, float), default=None
+        The means :math:`(\bar a, \bar b)` of the inputs and the targets
+        through which the seeds with an intercept pass; None takes those of
+        the bound data. Given when the loss is bound to part of the data (a
+        chunk of a dask array), so that every part seeds as the whole would.
 
     See Also
     --------
@@ -140,9 +145,10 @@ class MixedLinearLoss(SumOfMinLoss):
     (array([[0.5]]), array([0.25, 0.  ]))
     """
 
-    def __init__(self, alpha=0.01, fit_intercept=False):
+    def __init__(self, alpha=0.01, fit_intercept=False, centroid=None):
         self.alpha = alpha
         self.fit_intercept = fit_intercept
+        self.centroid = centroid
 
     def _set_data(self, X, y):
         if sp.issparse(X):
@@ -188,8 +194,12 @@ class MixedLinearLoss(SumOfMinLoss):
             # the centred data. The minimizers (0, b_i) themselves are
             # constant predictors, from which Lloyd's algorithm seldom finds
             # the slopes.
-            self._x_mean = X.mean(axis=0, dtype=np.float64)
-            self._y_mean = float(y.mean(dtype=np.float64))
+            if self.centroid is None:
+                self._x_mean = X.mean(axis=0, dtype=np.float64)
+                self._y_mean = float(y.mean(dtype=np.float64))
+            else:
+                self._x_mean = np.asarray(self.centroid[0], dtype=np.float64)
+                self._y_mean = float(self.centroid[1])
             centred = X.astype(np.float64) - self._x_mean
             centred_sq_norms = np.einsum("ij,ij->i", centred, centred)
             with np.errstate(over="ignore"):
