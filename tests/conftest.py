@@ -14,6 +14,11 @@
 ``array_container``
     The dense and CSR containers: ``np.asarray``, ``csr_matrix`` and
     ``csr_array``.
+``dask_cluster``
+    ``dask_cluster(**options)`` opens a two-worker ``distributed.LocalCluster``
+    (one process and one thread per worker, as on a real cluster, no
+    dashboard) with a client, the default one from then on; ``options`` go to
+    the cluster. Every cluster of a module is closed after its last test.
 ``property_settings``
     The hypothesis settings of a property-based test, in two budgets: "ci"
     (derandomized, ``SKCGM_PROPERTY_EXAMPLES`` examples, 100 by default) in the
@@ -128,3 +133,28 @@ def property_settings(request):
         return settings(max_examples=500, **common)
     examples = int(os.environ.get(_PROPERTY_EXAMPLES_ENV_VAR, "100"))
     return settings(max_examples=examples, derandomize=True, **common)
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    """Factory of two-worker local dask clusters with their clients, closed after
+    the module."""
+    from contextlib import ExitStack
+
+    distributed = pytest.importorskip("distributed")
+    with ExitStack() as stack:
+
+        def start(**options):
+            cluster = stack.enter_context(
+                distributed.LocalCluster(
+                    n_workers=2,
+                    threads_per_worker=1,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    processes=True,
+                    **options,
+                )
+            )
+            return stack.enter_context(distributed.Client(cluster))
+
+        yield start

@@ -25,21 +25,10 @@ pytestmark = pytest.mark.filterwarnings(
 
 
 @pytest.fixture(scope="module")
-def dask_client():
-    # processes=True (one process per worker, as on a real cluster, so the
-    # estimators and their results really go through pickling): the cluster
-    # starts in about 2 s on the 2-core CI machine, well below the 10 s budget.
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            host="127.0.0.1",
-            dashboard_address=None,
-            processes=True,
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client
+def dask_client(dask_cluster):
+    # One process per worker, as on a real cluster, so the estimators and
+    # their results really go through pickling; it starts in about 2 s.
+    return dask_cluster()
 
 
 @pytest.fixture(scope="module")

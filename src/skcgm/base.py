@@ -10,11 +10,15 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .optim._dask_lloyd import dask_labels, is_dask_array, row_chunked
+from .optim._dask_lloyd import dask_labels, is_dask_array
 from .optim._sum_of_min import SOLVER_CONSTRAINTS, Naming, plan_sum_of_minimum
 from .optim._sum_of_min_weights import normalized_weights
 from .utils._sklearn_compat import Interval, StrOptions, validate_data
-from .utils._validation import check_sample_weight, check_square_range
+from .utils._validation import (
+    check_dask_data,
+    check_sample_weight,
+    check_square_range,
+)
 
 __all__ = ["BaseMixedRegressor", "BaseSumOfMinimum"]
 
@@ -167,40 +171,6 @@ class BaseMixedRegressor(RegressorMixin, BaseSumOfMinimum):
         check_square_range(y, input_name="y", dtype=X.dtype)
         return X, y.astype(X.dtype, copy=False)
 
-    def _check_dask(self, X, *y, reset=False):
-        """Check a dask array ``X`` (and targets) without reading its chunks.
-
-        ``X`` must be 2-D of a float dtype, with one chunk across its columns
-        after a rechunk; ``y`` (a dask or numpy array) is chunked as the rows
-        of ``X``. Non-finite values are refused by the first pass over them.
-        """
-        import dask.array as da
-
-        if not reset:
-            check_is_fitted(self)
-        if X.ndim != 2 or not np.issubdtype(X.dtype, np.floating):
-            raise ValueError(
-                "A dask array X must be 2-D with a float dtype, got "
-                f"{X.ndim} dimension(s) and dtype {X.dtype}."
-            )
-        if reset:
-            self.n_features_in_ = X.shape[1]
-        elif X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but {type(self).__name__} is "
-                f"expecting {self.n_features_in_} features as input."
-            )
-        X = row_chunked(X)
-        if not y:
-            return X
-        (y,) = y
-        y = da.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"y of shape {y.shape} does not match X of {X.shape[0]} samples."
-            )
-        return X, y.rechunk((X.chunks[0],)).astype(X.dtype)
-
     def _set_weights(self, labels, sample_weight):
         """``weights_``: the (weighted) share of the samples of every component."""
         # Normalized first: the sum of huge weights may overflow.
@@ -260,7 +230,7 @@ class BaseMixedRegressor(RegressorMixin, BaseSumOfMinimum):
             Index of the component of every sample.
         """
         if is_dask_array(X):
-            X, y = self._check_dask(X, y)
+            X, y = check_dask_data(self, X, y)
             return dask_labels(X, y, self._loss_family(), self._params())
         X, y = self._validate(X, y)
         weights = np.ones(X.shape[0], dtype=X.dtype)

@@ -24,21 +24,9 @@ pytestmark = pytest.mark.filterwarnings(
 )
 
 
-def _cluster(**options):
-    return distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        host="127.0.0.1",
-        dashboard_address=None,
-        processes=True,
-        **options,
-    )
-
-
 @pytest.fixture(scope="module")
-def client():
-    with _cluster() as cluster, distributed.Client(cluster) as client:
-        yield client
+def client(dask_cluster):
+    return dask_cluster()
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +133,7 @@ def test_fewer_distinct_points_than_clusters_warn_once(client):
     assert_array_equal(np.unique(model.cluster_centers_), [0.0, 1.0, 2.0])
 
 
-def test_the_client_never_holds_x():
+def test_the_client_never_holds_x(dask_cluster):
     # X (640 MB, drawn on the workers chunk by chunk) is larger than either
     # worker's memory limit: the fit must run on the chunks, and only small
     # results may reach the client. A worker's resident memory peaked near
@@ -153,12 +141,9 @@ def test_the_client_never_holds_x():
     # limit at which dask restarts it.
     n_samples, n_features, n_clusters = 8_000_000, 10, 4
     nbytes = n_samples * n_features * 8
-    with (
-        warnings.catch_warnings(),
-        _cluster(memory_limit="560MB") as cluster,
-        distributed.Client(cluster),
-    ):
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
+        dask_cluster(memory_limit="560MB")
         X = da.random.RandomState(0).standard_normal(
             (n_samples, n_features), chunks=(100_000, n_features)
         )

@@ -16,18 +16,8 @@ pytestmark = pytest.mark.filterwarnings(
 
 
 @pytest.fixture(scope="module")
-def client():
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            host="127.0.0.1",
-            dashboard_address=None,
-            processes=True,
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client
+def client(dask_cluster):
+    return dask_cluster()
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ from ..optim._dask_lloyd import (
     dask_labels,
     fit_progress,
     is_dask_array,
-    row_chunked,
 )
 from ..optim._restarts import (
     best_of_restarts,
@@ -26,7 +25,11 @@ from ..optim._restarts import (
 from ..optim._sum_of_min import LOSSES, SOLVER_CONSTRAINTS, Naming
 from ..optim._sum_of_min_weights import inertia, normalized_weights
 from ..utils._sklearn_compat import HasMethods, StrOptions, _fit_context, validate_data
-from ..utils._validation import check_sample_weight, check_square_range
+from ..utils._validation import (
+    check_dask_data,
+    check_sample_weight,
+    check_square_range,
+)
 
 # The options of the seeding and the solver, passed through to the engine.
 _ENGINE_OPTIONS = (
@@ -403,28 +406,6 @@ class SumOfMinKMeans(
         self._n_features_out = self.n_clusters
         return self
 
-    def _check_dask(self, X, reset):
-        """Refuse a dask array this estimator cannot fit or read lazily.
-
-        Only the shape and dtype are checked here; non-finite values are
-        refused by the first pass over the chunks.
-        """
-        if not reset:
-            check_is_fitted(self)
-        if X.ndim != 2 or not np.issubdtype(X.dtype, np.floating):
-            raise ValueError(
-                "A dask array X must be 2-D with a float dtype, got "
-                f"{X.ndim} dimension(s) and dtype {X.dtype}."
-            )
-        if reset:
-            self.n_features_in_ = X.shape[1]
-        elif X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but SumOfMinKMeans is expecting "
-                f"{self.n_features_in_} features as input."
-            )
-        return row_chunked(X)
-
     def _fit_dask(self, X, sample_weight):
         """Fit on a dask array: k-means|| seeding and Lloyd passes on the chunks."""
         unsupported = {
@@ -438,7 +419,7 @@ class SumOfMinKMeans(
                     f"With a dask array X, {name} must be {accepted!r}; got "
                     f"{value!r}. Compute X into memory for the other options."
                 )
-        X = self._check_dask(X, reset=True)
+        X = check_dask_data(self, X, reset=True)
         n_init = resolve_n_init(self.n_init, self.init, self._naming)
         random_state = check_random_state(self.random_state)
         best = None
@@ -489,7 +470,7 @@ class SumOfMinKMeans(
             Index of the cluster each sample belongs to.
         """
         if is_dask_array(X):
-            X = self._check_dask(X, reset=False)
+            X = check_dask_data(self, X)
             return dask_labels(X, None, LOSSES[self.loss](), self.cluster_centers_)
         X = self._validate(X, reset=False)
         weights = np.ones(X.shape[0], dtype=X.dtype)
@@ -513,7 +494,7 @@ class SumOfMinKMeans(
             'kl', the divergences :math:`d(x_j, y)`.
         """
         if is_dask_array(X) and self.loss == "squared_euclidean":
-            X = self._check_dask(X, reset=False)
+            X = check_dask_data(self, X)
             return dask_distances(X, LOSSES[self.loss](), self.cluster_centers_)
         X = self._validate(X, reset=False)
         losses = self._bind(X).loss_matrix(self.cluster_centers_)

@@ -19,7 +19,7 @@ from ..optim._restarts import (
 from ..optim._sum_of_min import SOLVER_CONSTRAINTS, Naming
 from ..optim._sum_of_min_weights import normalized_weights
 from ..utils._sklearn_compat import Interval, _fit_context
-from ..utils._validation import check_sample_weight
+from ..utils._validation import check_dask_data, check_sample_weight
 
 
 def _with_zero_intercepts(params, n_features):
@@ -533,7 +533,7 @@ class MixedLinearRegressor(BaseMixedRegressor):
                 "With a dask array X, init must be 'k-means++', 'uniform', "
                 "'random' or an array; a callable takes X in memory."
             )
-        X, y = self._check_dask(X, y, reset=True)
+        X, y = check_dask_data(self, X, y, reset=True)
         import dask
 
         x_mean, y_mean, y_square = dask.compute(
@@ -712,7 +712,7 @@ class MixedLinearRegressor(BaseMixedRegressor):
             :math:`a^\\top x_j + c_j` for every sample and component.
         """
         if is_dask_array(X):
-            X = self._check_dask(X)
+            X = check_dask_data(self, X)
             return X @ self.coef_.T.astype(X.dtype) + self.intercept_.astype(X.dtype)
         X = self._validate(X)
         return X @ self.coef_.T + self.intercept_

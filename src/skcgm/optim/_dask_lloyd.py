@@ -31,13 +31,6 @@ def is_dask_array(X):
     return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "chunks")
 
 
-def row_chunked(X):
-    """``X`` with one chunk across its columns, so that a chunk holds whole rows."""
-    if len(X.chunks[1]) > 1:
-        X = X.rechunk({1: -1})
-    return X
-
-
 def _bound(loss, block, y_block):
     """``loss`` bound to one chunk (and its targets), refusing non-finite values."""
     block = np.asarray(block)

@@ -227,3 +227,57 @@ def check_square_range(X, *, input_name="X", dtype=None):
             "data first, for example with sklearn.preprocessing.StandardScaler "
             "or MaxAbsScaler."
         )
+
+
+def check_dask_data(estimator, X, *y, reset=False):
+    """Check a dask array ``X`` (and its targets) without reading its chunks.
+
+    ``X`` must be 2-D of a float dtype; it is rechunked to one chunk across
+    its columns, so that a chunk holds whole rows. ``y`` (a dask or NumPy
+    array) is chunked as the rows of ``X``, in its dtype. With ``reset`` the
+    estimator's ``n_features_in_`` is set, otherwise checked, in
+    scikit-learn's words. Non-finite values are refused by the first pass
+    over them, not here.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+    X : dask array
+    *y : dask array or ndarray
+        At most one: the targets.
+    reset : bool, default=False
+
+    Returns
+    -------
+    X or (X, y)
+        The row-chunked arrays.
+    """
+    from sklearn.utils.validation import check_is_fitted
+
+    if not reset:
+        check_is_fitted(estimator)
+    if X.ndim != 2 or not np.issubdtype(X.dtype, np.floating):
+        raise ValueError(
+            "A dask array X must be 2-D with a float dtype, got "
+            f"{X.ndim} dimension(s) and dtype {X.dtype}."
+        )
+    if reset:
+        estimator.n_features_in_ = X.shape[1]
+    elif X.shape[1] != estimator.n_features_in_:
+        raise ValueError(
+            f"X has {X.shape[1]} features, but {type(estimator).__name__} is "
+            f"expecting {estimator.n_features_in_} features as input."
+        )
+    if len(X.chunks[1]) > 1:
+        X = X.rechunk({1: -1})
+    if not y:
+        return X
+    import dask.array as da
+
+    (y,) = y
+    y = da.asarray(y)
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"y of shape {y.shape} does not match X of {X.shape[0]} samples."
+        )
+    return X, y.rechunk((X.chunks[0],)).astype(X.dtype)
