@@ -11,8 +11,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..base import BaseSumOfMinimum
 from ..optim._dask_lloyd import (
+    best_dask_fit,
+    check_dask_options,
     dask_distances,
-    dask_fit,
     dask_labels,
     fit_progress,
     is_dask_array,
@@ -408,40 +409,27 @@ class SumOfMinKMeans(
 
     def _fit_dask(self, X, sample_weight):
         """Fit on a dask array: k-means|| seeding and Lloyd passes on the chunks."""
-        unsupported = {
-            "loss": (self.loss, "squared_euclidean"),
-            "solver": (self.solver, "exact"),
-            "sample_weight": (sample_weight, None),
-        }
-        for name, (value, accepted) in unsupported.items():
-            if not (isinstance(value, type(accepted)) and value == accepted):
-                raise ValueError(
-                    f"With a dask array X, {name} must be {accepted!r}; got "
-                    f"{value!r}. Compute X into memory for the other options."
-                )
+        check_dask_options(
+            loss=(self.loss, "squared_euclidean"),
+            solver=(self.solver, "exact"),
+            sample_weight=(sample_weight, None),
+        )
         X = check_dask_data(self, X, reset=True)
-        n_init = resolve_n_init(self.n_init, self.init, self._naming)
-        random_state = check_random_state(self.random_state)
-        best = None
         loss = LOSSES[self.loss]()
-        progress = fit_progress(self.verbose, "inertia", 2.0 * X.shape[0])
-        for _ in range(n_init):
-            result, n_passes, _, _ = dask_fit(
-                X,
-                None,
-                loss,
-                self.n_clusters,
-                self.init,
-                self.init_score,
-                random_state,
-                self.max_iter,
-                self.tol,
-                self.empty_cluster,
-                progress,
-            )
-            if best is None or result.objective < best[0].objective:
-                best = (result, n_passes)
-        result, self.n_passes_ = best
+        result, self.n_passes_, _, _ = best_dask_fit(
+            resolve_n_init(self.n_init, self.init, self._naming),
+            X,
+            None,
+            loss,
+            self.n_clusters,
+            self.init,
+            self.init_score,
+            check_random_state(self.random_state),
+            self.max_iter,
+            self.tol,
+            self.empty_cluster,
+            fit_progress(self.verbose, "inertia", 2.0 * X.shape[0]),
+        )
         # The result's labels are the groups that serve some row.
         warn_if_fewer_distinct(result.labels, self.n_clusters, self._naming)
         self.cluster_centers_ = result.params.astype(X.dtype)

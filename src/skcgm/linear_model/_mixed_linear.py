@@ -9,7 +9,13 @@ from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 
 from ..base import BaseMixedRegressor, BaseSumOfMinimum
-from ..optim._dask_lloyd import dask_fit, dask_labels, fit_progress, is_dask_array
+from ..optim._dask_lloyd import (
+    best_dask_fit,
+    check_dask_options,
+    dask_labels,
+    fit_progress,
+    is_dask_array,
+)
 from ..optim._mixed_linear_loss import MixedLinearLoss
 from ..optim._restarts import (
     best_of_restarts,
@@ -518,16 +524,9 @@ class MixedLinearRegressor(BaseMixedRegressor):
         seeding ('k-means++'), one per iteration; the noise variance comes
         from the last iteration's group losses.
         """
-        unsupported = {
-            "solver": (self.solver, "exact"),
-            "sample_weight": (sample_weight, None),
-        }
-        for name, (value, accepted) in unsupported.items():
-            if not (isinstance(value, type(accepted)) and value == accepted):
-                raise ValueError(
-                    f"With a dask array X, {name} must be {accepted!r}; got "
-                    f"{value!r}. Compute X into memory for the other options."
-                )
+        check_dask_options(
+            solver=(self.solver, "exact"), sample_weight=(sample_weight, None)
+        )
         if callable(self.init):
             raise ValueError(
                 "With a dask array X, init must be 'k-means++', 'uniform', "
@@ -543,27 +542,20 @@ class MixedLinearRegressor(BaseMixedRegressor):
         centroid = (x_mean, y_mean) if self.fit_intercept else None
         loss = MixedLinearLoss(self.alpha, self.fit_intercept, centroid=centroid)
         init = self._resolve_init(X.shape[1])
-        n_init = resolve_n_init(self.n_init, init, self._naming)
-        random_state = check_random_state(self.random_state)
-        progress = fit_progress(self.verbose, "objective", 1.0)
-        best = None
-        for _ in range(n_init):
-            run = dask_fit(
-                X,
-                y,
-                loss,
-                self.n_components,
-                init,
-                self.init_score,
-                random_state,
-                self.max_iter,
-                self.tol,
-                "keep",
-                progress,
-            )
-            if best is None or run[0].objective < best[0].objective:
-                best = run
-        result, passes, counts, losses = best
+        result, passes, counts, losses = best_dask_fit(
+            resolve_n_init(self.n_init, init, self._naming),
+            X,
+            y,
+            loss,
+            self.n_components,
+            init,
+            self.init_score,
+            check_random_state(self.random_state),
+            self.max_iter,
+            self.tol,
+            "keep",
+            fit_progress(self.verbose, "objective", 1.0),
+        )
         warn_if_fewer_distinct(result.labels, self.n_components, self._naming)
         n_features = X.shape[1]
         params = result.params.astype(X.dtype)

@@ -118,6 +118,12 @@ def _score_pass(block, y_block, loss, params, init_score, scale, seed):
     return float(scores.sum()), problem.X[chosen], y_chosen
 
 
+def _minimizers(loss, rows, targets, random_state):
+    """The minimizers of the losses of some rows, computed on the caller's side."""
+    problem = _bound(loss, rows, targets)
+    return problem.sample_minimizers(np.arange(rows.shape[0]), random_state)
+
+
 def _closest_counts(block, y_block, loss, params):
     problem = _bound(loss, block, y_block)
     labels, _, _, _ = problem.reclassify(params, np.ones(problem.n_samples))
@@ -177,13 +183,11 @@ def oversampled_seeds(
     """
     n_samples = X.shape[0]
     rows, targets = _rows(X, y, [int(random_state.randint(n_samples))])
+    params = _minimizers(loss, rows, targets, random_state)
     n_chunks = len(X.chunks[0])
     scale = 0.0
     n_passes = 0
     for _ in range(n_rounds + 1):
-        params = _bound(loss, rows, targets).sample_minimizers(
-            np.arange(rows.shape[0]), random_state
-        )
         seeds = random_state.randint(MAX_SEED, size=n_chunks)
         parts = _map_chunks(
             _score_pass, X, y, loss, params, init_score, scale, seeds=seeds
@@ -192,23 +196,24 @@ def oversampled_seeds(
         phi = sum(part[0] for part in parts)
         drawn = [part for part in parts if part[1].shape[0]]
         if drawn:
-            rows = np.vstack([rows, *(part[1] for part in drawn)])
+            new_rows = np.vstack([part[1] for part in drawn])
+            new_targets = None
             if y is not None:
-                targets = np.concatenate([targets, *(part[2] for part in drawn)])
+                new_targets = np.concatenate([part[2] for part in drawn])
+                targets = np.concatenate([targets, new_targets])
+            rows = np.vstack([rows, new_rows])
+            params = np.concatenate(
+                [params, _minimizers(loss, new_rows, new_targets, random_state)]
+            )
         if not phi > 0:
             break
         scale = oversampling * n_clusters / phi
-    candidates = _bound(loss, rows, targets)
-    params = candidates.sample_minimizers(np.arange(rows.shape[0]), random_state)
     weights = np.sum(_map_chunks(_closest_counts, X, y, loss, params), axis=0)
     n_passes += 1
     if rows.shape[0] <= n_clusters:
         # Fewer candidates than clusters: rows drawn uniformly fill in.
         extra = np.sort(random_state.choice(n_samples, n_clusters - rows.shape[0]))
-        more, more_targets = _rows(X, y, extra)
-        filler = _bound(loss, more, more_targets).sample_minimizers(
-            np.arange(more.shape[0]), random_state
-        )
+        filler = _minimizers(loss, *_rows(X, y, extra), random_state)
         return np.concatenate([params, filler]), n_passes
     with warnings.catch_warnings():
         # Too few distinct candidates is reported once, by the fit.
@@ -379,10 +384,10 @@ def dask_fit(
     elif isinstance(init, str):
         indices = np.sort(random_state.choice(X.shape[0], n_clusters, replace=False))
         rows, targets = _rows(X, y, indices)
-        problem = _bound(loss, rows, targets)
         if init == "uniform":
-            start = problem.sample_minimizers(np.arange(n_clusters), random_state)
+            start = _minimizers(loss, rows, targets, random_state)
         else:
+            problem = _bound(loss, rows, targets)
             start = problem.random_params(n_clusters, random_state, np.float64)
     else:
         start = np.asarray(init, dtype=np.float64)
@@ -390,6 +395,34 @@ def dask_fit(
         X, y, loss, start, max_iter, tol, empty_cluster, progress
     )
     return result, n_passes + lloyd_passes, counts, losses
+
+
+def best_dask_fit(n_init, *args):
+    """The run of lowest objective of ``n_init`` :func:`dask_fit` runs.
+
+    The runs share ``args``, the random state among them, which draws every
+    run's seeds in turn.
+    """
+    best = None
+    for _ in range(n_init):
+        run = dask_fit(*args)
+        if best is None or run[0].objective < best[0].objective:
+            best = run
+    return best
+
+
+def check_dask_options(**options):
+    """Refuse, before any pass, the options a fit on a dask array cannot take.
+
+    Every keyword is an option's ``(value, accepted)``: the only value a fit
+    on the chunks takes.
+    """
+    for name, (value, accepted) in options.items():
+        if not (isinstance(value, type(accepted)) and value == accepted):
+            raise ValueError(
+                f"With a dask array X, {name} must be {accepted!r}; got "
+                f"{value!r}. Compute X into memory for the other options."
+            )
 
 
 def _chunk_labels(block, y_block, loss, params):
