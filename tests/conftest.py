@@ -19,6 +19,9 @@
     (one process and one thread per worker, as on a real cluster, no
     dashboard) with a client, the default one from then on; ``options`` go to
     the cluster. Every cluster of a module is closed after its last test.
+``dask_client``
+    The client of one such cluster with the default options, shared by the
+    tests of a module (it starts in about 2 s).
 ``property_settings``
     The hypothesis settings of a property-based test, in two budgets: "ci"
     (derandomized, ``SKCGM_PROPERTY_EXAMPLES`` examples, 100 by default) in the
@@ -158,3 +161,9 @@ def dask_cluster():
             return stack.enter_context(distributed.Client(cluster))
 
         yield start
+
+
+@pytest.fixture(scope="module")
+def dask_client(dask_cluster):
+    """A client of a default two-worker cluster, for the tests of a module."""
+    return dask_cluster()

@@ -17,19 +17,6 @@ from skcgm.cluster import SumOfMinKMeans
 
 distributed = pytest.importorskip("distributed")
 
-# The scheduler's HTTP server tries port 8787 first even with the dashboard off,
-# and falls back to a free port with this warning when 8787 is taken.
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:Port 8787 is already in use:UserWarning"
-)
-
-
-@pytest.fixture(scope="module")
-def dask_client(dask_cluster):
-    # One process per worker, as on a real cluster, so the estimators and
-    # their results really go through pickling; it starts in about 2 s.
-    return dask_cluster()
-
 
 @pytest.fixture(scope="module")
 def blobs():

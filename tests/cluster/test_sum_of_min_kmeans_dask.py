@@ -5,9 +5,6 @@ the in-memory ones from the same start, whatever the chunks, and the client
 must never hold X.
 """
 
-import tracemalloc
-import warnings
-
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -19,15 +16,6 @@ from skcgm.cluster import SumOfMinKMeans
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
 
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:Port 8787 is already in use:UserWarning"
-)
-
-
-@pytest.fixture(scope="module")
-def client(dask_cluster):
-    return dask_cluster()
-
 
 @pytest.fixture(scope="module")
 def blobs():
@@ -36,7 +24,7 @@ def blobs():
 
 
 @pytest.mark.parametrize("chunks", [3000, 500, 337])
-def test_fit_equals_in_memory_from_the_same_start(client, blobs, chunks):
+def test_fit_equals_in_memory_from_the_same_start(dask_client, blobs, chunks):
     start = blobs[np.random.RandomState(1).choice(len(blobs), 6, replace=False)]
     params = dict(init=start, n_init=1, tol=0, max_iter=50)
     memory = SumOfMinKMeans(6, **params).fit(blobs)
@@ -52,7 +40,7 @@ def test_fit_equals_in_memory_from_the_same_start(client, blobs, chunks):
     assert dask.n_passes_ == len(dask.objective_history_)
 
 
-def test_empty_clusters_are_relocated_as_in_memory(client, blobs):
+def test_empty_clusters_are_relocated_as_in_memory(dask_client, blobs):
     # Two copies of one start leave a cluster empty at the first assignment.
     start = np.vstack([blobs[:5], blobs[:1]])
     params = dict(init=start, n_init=1, tol=0, max_iter=50)
@@ -63,7 +51,7 @@ def test_empty_clusters_are_relocated_as_in_memory(client, blobs):
     assert_array_equal(dask.labels_.compute(), memory.labels_)
 
 
-def test_empty_clusters_kept_on_request(client, blobs):
+def test_empty_clusters_kept_on_request(dask_client, blobs):
     start = np.vstack([blobs[:5], blobs[:1]])
     params = dict(init=start, n_init=1, tol=0, empty_cluster="keep")
     memory = SumOfMinKMeans(6, **params).fit(blobs)
@@ -71,7 +59,7 @@ def test_empty_clusters_kept_on_request(client, blobs):
     assert_allclose(dask.cluster_centers_, memory.cluster_centers_, rtol=0, atol=1e-10)
 
 
-def test_predict_and_transform_stay_lazy_and_match(client, blobs):
+def test_predict_and_transform_stay_lazy_and_match(dask_client, blobs):
     X = da.from_array(blobs, chunks=(700, 5))
     model = SumOfMinKMeans(6, random_state=0).fit(X)
     labels = model.predict(X)
@@ -82,7 +70,7 @@ def test_predict_and_transform_stay_lazy_and_match(client, blobs):
     assert_array_equal(model.labels_.compute(), model.predict(blobs))
 
 
-def test_oversampling_seeding_is_reproducible_and_good(client, blobs):
+def test_oversampling_seeding_is_reproducible_and_good(dask_client, blobs):
     X = da.from_array(blobs, chunks=(500, 5))
     first = SumOfMinKMeans(6, random_state=3).fit(X)
     again = SumOfMinKMeans(6, random_state=3).fit(X)
@@ -110,7 +98,7 @@ def test_unsupported_options_raise_before_any_pass(blobs, params, sample_weight,
         SumOfMinKMeans(6, **params).fit(X, sample_weight=sample_weight)
 
 
-def test_bad_dask_input_raises(client, blobs):
+def test_bad_dask_input_raises(dask_client, blobs):
     with pytest.raises(ValueError, match="2-D with a float dtype"):
         SumOfMinKMeans(2).fit(da.from_array(blobs[:, 0], chunks=500))
     with pytest.raises(ValueError, match="2-D with a float dtype"):
@@ -124,39 +112,10 @@ def test_bad_dask_input_raises(client, blobs):
         model.predict(da.from_array(blobs[:, :4], chunks=500))
 
 
-def test_fewer_distinct_points_than_clusters_warn_once(client):
+def test_fewer_distinct_points_than_clusters_warn_once(dask_client):
     X = np.repeat(np.arange(3.0)[:, None], 10, axis=0)
     with pytest.warns(ConvergenceWarning, match=r"distinct clusters \(3\)") as record:
         model = SumOfMinKMeans(5, random_state=0).fit(da.from_array(X, chunks=7))
     assert len(record) == 1
     assert model.inertia_ == 0
     assert_array_equal(np.unique(model.cluster_centers_), [0.0, 1.0, 2.0])
-
-
-def test_the_client_never_holds_x(dask_cluster):
-    # X (640 MB, drawn on the workers chunk by chunk) is larger than either
-    # worker's memory limit: the fit must run on the chunks, and only small
-    # results may reach the client. A worker's resident memory peaked near
-    # 400 MB in this test (200 MB of it at start-up), below the 95% of the
-    # limit at which dask restarts it.
-    n_samples, n_features, n_clusters = 8_000_000, 10, 4
-    nbytes = n_samples * n_features * 8
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        dask_cluster(memory_limit="560MB")
-        X = da.random.RandomState(0).standard_normal(
-            (n_samples, n_features), chunks=(100_000, n_features)
-        )
-        assert nbytes > 560e6
-        start = np.asarray(X[:n_clusters].compute())
-        tracemalloc.start()
-        try:
-            model = SumOfMinKMeans(
-                n_clusters, init=start, n_init=1, max_iter=2, tol=0
-            ).fit(X)
-            _, peak = tracemalloc.get_traced_memory()
-        finally:
-            tracemalloc.stop()
-    assert peak < 0.05 * nbytes
-    assert model.n_passes_ == 3
-    assert np.all(np.isfinite(model.cluster_centers_))

@@ -314,7 +314,7 @@ def test_noise_floor_rule():
         sample_size=0.1, n_iter_no_change=5, random_state=0
     ).fit(X, y)
     n_iter = model.n_iter_[0]
-    assert n_iter < model.max_iter
+    assert n_iter < 100  # max_iter="auto" in memory
     objective = model.history_[0]["objective"]
     assert np.all(objective[-5:] >= objective[: n_iter - 4].min())
     assert objective[n_iter - 5] == objective[: n_iter - 4].min()

@@ -94,8 +94,19 @@ def test_default_parameters():
     assert params["scores"] == "theorem9"
     assert params["prox_weight"] == "sqrt_grad"
     assert params["sample_size"] == "auto"
-    assert params["max_iter"] == 100
+    assert params["max_iter"] == "auto"
     assert params["n_iter_no_change"] == 10
+
+
+def test_auto_max_iter_is_100_rounds_in_memory():
+    # On a dask array 'auto' is one round (test_local_sensitivity_dask.py).
+    X, y = make_heavy_tailed_classification(2000, 5, random_state=0)
+    model = LocalSensitivityLogistic(
+        sample_size=0.1, tol=0.0, n_iter_no_change=None, random_state=0
+    )
+    with pytest.warns(ConvergenceWarning, match="max_iter=100 rounds"):
+        model.fit(X, y)
+    assert model.n_iter_[0] == 100
 
 
 def test_paper_literal_variant_is_one_parameter_away():
@@ -141,7 +152,7 @@ def test_small_data_fits_on_all_rows_as_logistic_regression():
     assert np.all(np.isnan(history["prox_weight"]))
     assert history["objective"].shape == (model.n_iter_[0] + 1,)
     assert history["objective"][-1] <= history["objective"][0]
-    assert model.n_iter_[0] < model.max_iter
+    assert model.n_iter_[0] < 100  # max_iter="auto" in memory
     # Deterministic: the seed does not matter.
     other = LocalSensitivityLogistic(random_state=1).fit(X, y)
     np.testing.assert_array_equal(other.coef_, model.coef_)

@@ -10,15 +10,6 @@ from skcgm.linear_model import MixedLinearRegressor
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
 
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:Port 8787 is already in use:UserWarning"
-)
-
-
-@pytest.fixture(scope="module")
-def client(dask_cluster):
-    return dask_cluster()
-
 
 @pytest.fixture(scope="module")
 def data():
@@ -32,7 +23,9 @@ def _dask(X, y, chunks):
 
 @pytest.mark.parametrize("fit_intercept", [False, True])
 @pytest.mark.parametrize("chunks", [700, 3000])
-def test_fit_equals_in_memory_from_the_same_start(client, data, fit_intercept, chunks):
+def test_fit_equals_in_memory_from_the_same_start(
+    dask_client, data, fit_intercept, chunks
+):
     X, y = data
     start = np.random.RandomState(0).standard_normal((3, 5 + fit_intercept))
     params = dict(fit_intercept=fit_intercept, init=start, tol=0)
@@ -49,7 +42,7 @@ def test_fit_equals_in_memory_from_the_same_start(client, data, fit_intercept, c
     assert dask.n_passes_ == 1 + len(dask.objective_history_)
 
 
-def test_seeding_on_the_chunks_finds_the_in_memory_optimum(client, data):
+def test_seeding_on_the_chunks_finds_the_in_memory_optimum(dask_client, data):
     X, y = data
     memory = MixedLinearRegressor(3, n_init=5, random_state=0).fit(X, y)
     dask = MixedLinearRegressor(3, random_state=0).fit(*_dask(X, y, 500))
@@ -58,7 +51,7 @@ def test_seeding_on_the_chunks_finds_the_in_memory_optimum(client, data):
     assert dask.n_passes_ == 8 + len(dask.objective_history_)
 
 
-def test_predict_and_assign_stay_lazy_and_match(client, data):
+def test_predict_and_assign_stay_lazy_and_match(dask_client, data):
     X, y = data
     X_dask, y_dask = _dask(X, y, 800)
     model = MixedLinearRegressor(3, random_state=0).fit(X_dask, y_dask)

@@ -324,10 +324,16 @@ class _ScaledRows:
         self.dtype = np.dtype(np.float64)
 
     def __getitem__(self, rows):
+        return self.block(rows)
+
+    def block(self, rows, out=None):
+        """The dense float64 rows ``rows``, written into ``out`` when given."""
         if hasattr(self.A, "block"):
             # Lazy signed rows: scale them as they are written.
-            return self.A.block(rows, self.row_scale, self.extra)
-        return write_rows(self.A, rows, row_scale=self.row_scale, extra=self.extra)
+            return self.A.block(rows, self.row_scale, self.extra, out=out)
+        return write_rows(
+            self.A, rows, row_scale=self.row_scale, extra=self.extra, out=out
+        )
 
 
 def _local_sensitivity(

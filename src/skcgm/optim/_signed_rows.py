@@ -95,13 +95,14 @@ class _SignedRows:
     def __getitem__(self, rows):
         return self.block(rows)
 
-    def block(self, rows, row_scale=None, extra=None):
+    def block(self, rows, row_scale=None, extra=None, out=None):
         """Rows ``rows`` of :math:`[\\operatorname{diag}(s) A, e]`, written once.
 
         ``row_scale`` :math:`s` (None means ones) and the optional last
         column ``extra`` :math:`e` are full-length vectors indexed by
-        ``rows`` here; the block is a new float64 array when either is
-        given, else in the dtype of ``X``.
+        ``rows`` here; the block is a float64 array when either is given,
+        else in the dtype of ``X``, written into ``out`` when given (see
+        :func:`write_rows`).
         """
         dtype = self.dtype if row_scale is None and extra is None else np.float64
         return write_rows(
@@ -112,6 +113,7 @@ class _SignedRows:
             intercept=self.fit_intercept,
             extra=extra,
             dtype=dtype,
+            out=out,
         )
 
     def squared_row_norms(self):
@@ -173,6 +175,7 @@ def write_rows(
     intercept=False,
     extra=None,
     dtype=np.float64,
+    out=None,
 ):
     """Rows of :math:`[\\operatorname{diag}(s \\odot b) [X, \\mathbf 1], e]`.
 
@@ -195,6 +198,12 @@ def write_rows(
         Float64 last column :math:`e`, not scaled.
     dtype : {np.float32, np.float64}, default=np.float64
         Dtype of the block.
+    out : ndarray, default=None
+        A C-contiguous array of the block's shape and ``dtype`` to write
+        into, such as a :func:`~skcgm.utils._blocks.scratch_buffer`; None
+        means a new array. A reused buffer saves the page faults of a fresh
+        one, which cost as much as the writing itself in processes that
+        return freed memory to the system at once (dask's workers).
 
     Returns
     -------
@@ -213,7 +222,7 @@ def write_rows(
     n, d = X.shape
     start, indices, count = _selected_rows(rows, n)
     width = d + int(intercept) + int(extra is not None)
-    block = np.empty((count, width), dtype=dtype)
+    block = np.empty((count, width), dtype=dtype) if out is None else out
     if count:
         _write_rows(X, start, indices, signs, row_scale, intercept, extra, block)
     return block

@@ -33,7 +33,7 @@ import scipy.sparse as sp
 from scipy.linalg import LinAlgError, cholesky, lapack
 from sklearn.utils import check_array, check_random_state
 
-from ..utils._blocks import map_row_blocks
+from ..utils._blocks import map_row_blocks, scratch_buffer
 from ..utils._params import StrictInterval
 from ..utils._sklearn_compat import StrOptions, validate_params
 from ._sketches import CountSketch
@@ -42,7 +42,16 @@ __all__ = ["ridge_leverage_scores"]
 
 
 def _dense_rows(C, rows):
-    """Rows ``rows`` of ``C`` as a dense float64 array (one block)."""
+    """Rows ``rows`` of ``C`` as a dense float64 array (one block).
+
+    A matrix built on demand (with a ``block(rows, out)`` method) writes the
+    block into the calling thread's scratch buffer: the block is read at
+    once, before the thread's next block.
+    """
+    if hasattr(C, "block"):
+        start, stop, _ = rows.indices(C.shape[0])
+        out = scratch_buffer(stop - start, C.shape[1], C.dtype)
+        return np.asarray(C.block(rows, out=out), dtype=np.float64)
     block = C[rows]
     if sp.issparse(block):
         block = block.toarray()
@@ -71,17 +80,21 @@ def gram_matrix(C):
     return sum(map_row_blocks(block_gram, C.shape[0], p), np.zeros((p, p)))
 
 
-def _row_norms_of_transform(C, solve):
-    """``||solve(c_i)||^2`` for every row, over row blocks on threads.
+def _row_norms_of_transform(C, transform):
+    """``||transform @ c_i||^2`` for every row, over row blocks on threads.
 
-    ``solve`` maps a dense ``(p, n_rows)`` block of transposed rows to a
-    ``(q, n_rows)`` array.
+    ``transform`` is a ``(q, p)`` array.
     """
     n = C.shape[0]
     scores = np.empty(n)
 
     def fill(rows):
-        transformed = solve(_dense_rows(C, rows).T)
+        block = _dense_rows(C, rows)
+        transformed = np.matmul(
+            transform,
+            block.T,
+            out=scratch_buffer(transform.shape[0], block.shape[0], np.float64, slot=1),
+        )
         scores[rows] = np.einsum("ij,ij->j", transformed, transformed)
 
     map_row_blocks(fill, n, C.shape[1])
@@ -153,11 +166,7 @@ def leverage_from_gram(C, gram, ridge):
     # triangular solve with many right-hand sides, and as accurate here since
     # the equilibrated factor is well scaled.
     inverse = _triangular_inverse(lower, lower=True) * scale
-
-    def solve(block_T):
-        return inverse @ block_T
-
-    scores = _row_norms_of_transform(C, solve)
+    scores = _row_norms_of_transform(C, inverse)
     return np.clip(scores, 0.0, 1.0, out=scores)
 
 
@@ -210,11 +219,7 @@ def sketched_leverage(C, ridge, n_components, random_state):
     else:
         projection = inverse
     upper = upper_scaled * norms
-
-    def solve(block_T):
-        return projection.T @ block_T
-
-    scores = _row_norms_of_transform(C, solve)
+    scores = _row_norms_of_transform(C, np.ascontiguousarray(projection.T))
     return np.clip(scores, 0.0, 1.0, out=scores), upper
 
 

@@ -114,7 +114,7 @@ def map_row_blocks(func, n_rows, n_columns):
 _scratch = threading.local()
 
 
-def scratch_buffer(n_rows, n_columns, dtype):
+def scratch_buffer(n_rows, n_columns, dtype, slot=0):
     """A per-thread reusable array of shape ``(n_rows, n_columns)``.
 
     Fresh multi-megabyte arrays in every block cost page faults that dominate
@@ -127,6 +127,9 @@ def scratch_buffer(n_rows, n_columns, dtype):
         Shape of the buffer needed.
     dtype : dtype
         Its dtype.
+    slot : int, default=0
+        Which of the thread's buffers of this dtype: a kernel that needs two
+        at once (a block and its transform) asks for two slots.
 
     Returns
     -------
@@ -145,7 +148,7 @@ def scratch_buffer(n_rows, n_columns, dtype):
     buffers = getattr(_scratch, "buffers", None)
     if buffers is None:
         buffers = _scratch.buffers = {}
-    buffer = buffers.get(dtype)
+    buffer = buffers.get((dtype, slot))
     if buffer is None or buffer.size < size:
-        buffer = buffers[dtype] = np.empty(size, dtype=dtype)
+        buffer = buffers[dtype, slot] = np.empty(size, dtype=dtype)
     return buffer[:size].reshape(n_rows, n_columns)

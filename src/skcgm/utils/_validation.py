@@ -229,12 +229,13 @@ def check_square_range(X, *, input_name="X", dtype=None):
         )
 
 
-def check_dask_data(estimator, X, *y, reset=False):
+def check_dask_data(estimator, X, *y, reset=False, y_numeric=True):
     """Check a dask array ``X`` (and its targets) without reading its chunks.
 
     ``X`` must be 2-D of a float dtype; it is rechunked to one chunk across
     its columns, so that a chunk holds whole rows. ``y`` (a dask or NumPy
-    array) is chunked as the rows of ``X``, in its dtype. With ``reset`` the
+    array) is chunked as the rows of ``X``, in its dtype (class labels keep
+    theirs with ``y_numeric=False``). With ``reset`` the
     estimator's ``n_features_in_`` is set, otherwise checked, in
     scikit-learn's words. Non-finite values are refused by the first pass
     over them, not here.
@@ -246,6 +247,8 @@ def check_dask_data(estimator, X, *y, reset=False):
     *y : dask array or ndarray
         At most one: the targets.
     reset : bool, default=False
+    y_numeric : bool, default=True
+        Cast ``y`` to the dtype of ``X``.
 
     Returns
     -------
@@ -280,4 +283,5 @@ def check_dask_data(estimator, X, *y, reset=False):
         raise ValueError(
             f"y of shape {y.shape} does not match X of {X.shape[0]} samples."
         )
-    return X, y.rechunk((X.chunks[0],)).astype(X.dtype)
+    y = y.rechunk((X.chunks[0],))
+    return X, y.astype(X.dtype) if y_numeric else y

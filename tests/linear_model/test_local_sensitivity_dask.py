@@ -1,0 +1,266 @@
+"""LocalSensitivityLogistic on dask arrays: the sums and scores of the in-memory
+solver computed chunk by chunk, draws that do not depend on the chunks, and a
+client that never holds X."""
+
+import warnings
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy.stats import poisson
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+
+from skcgm.datasets import make_heavy_tailed_classification
+from skcgm.linear_model import LocalSensitivityLogistic
+from skcgm.optim import local_sensitivity_scores
+from skcgm.optim._dask_proximal_point import (
+    _poisson_counts,
+    dask_proximal_point,
+    row_uniforms,
+)
+from skcgm.optim._proximal_point import _checked_problem
+from skcgm.oracles import LogisticLoss
+
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_heavy_tailed_classification(6000, 5, random_state=0)
+
+
+def _dask(X, y, chunks):
+    return da.from_array(X, chunks=(chunks, X.shape[1])), da.from_array(y, chunks)
+
+
+def _sum_objective(X, y, coef, intercept, C=1.0):
+    margins = np.where(y == y.max(), 1.0, -1.0) * (X @ coef + intercept)
+    return C * np.logaddexp(0, -margins).sum() + 0.5 * coef @ coef
+
+
+@pytest.mark.parametrize("scores", ["theorem9", "theorem10", "leverage_only"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_sums_and_sampling_probabilities_equal_in_memory(
+    dask_client, data, scores, weighted
+):
+    X, y = data
+    n = X.shape[0]
+    sample_weight = np.random.RandomState(1).uniform(0, 2, n) if weighted else None
+    u = np.ones(n) if sample_weight is None else sample_weight
+    total = float(u.sum())
+    alpha = 1.0 / total
+    x0 = np.random.RandomState(0).normal(scale=0.3, size=6)
+    classes = np.unique(y)
+    result, n_passes = dask_proximal_point(
+        LogisticLoss(),
+        *_dask(X, y, 1300),
+        None if sample_weight is None else da.from_array(sample_weight, 1300),
+        (classes, np.ones(2), classes[1]),
+        alpha=alpha,
+        total_weight=total,
+        n_positive=n,
+        fit_intercept=True,
+        sample_size=500,
+        sampling="local_sensitivity",
+        scores=scores,
+        prox_weight="sqrt_grad",
+        max_iter=1,
+        tol=0.0,
+        n_iter_no_change=None,
+        max_inner_iter=50,
+        x0=x0,
+        random_state=0,
+    )
+    # The centre's pass and the draws' pass: no uniform start from x0.
+    assert n_passes == 2
+    signs = np.where(y == classes[1], 1.0, -1.0)
+    pen = np.array([True] * 5 + [False])
+    problem = _checked_problem(
+        LogisticLoss(), X, u * n / total, pen[:5], alpha, signs, True
+    )
+    point = problem.evaluate(x0)
+    grad_norm = np.linalg.norm(point.gradient)
+    assert result.history["objective"][0] == pytest.approx(point.objective, rel=1e-12)
+    assert result.history["grad_norm"][0] == pytest.approx(grad_norm, rel=1e-10)
+    # The last iterate is not evaluated (a pass of its own).
+    assert np.isnan(result.history["objective"][1])
+    lam = np.sqrt(grad_norm)
+    A = signs[:, None] * np.hstack([X, np.ones((n, 1))])
+    expected, _ = local_sensitivity_scores(
+        LogisticLoss(),
+        A,
+        x0,
+        prox_weight=lam,
+        radius=grad_norm / (lam + alpha),
+        alpha=alpha,
+        sample_weight=u * n / total,
+        penalized=pen,
+        scores=scores,
+    )
+    probabilities = result.sampling_probabilities
+    assert isinstance(probabilities, da.Array)
+    assert_allclose(probabilities.compute(), expected / expected.sum(), rtol=1e-10)
+    assert result.history["total_sensitivity"][1] == pytest.approx(
+        expected.sum(), rel=1e-10
+    )
+
+
+@pytest.mark.filterwarnings("ignore:LocalSensitivityLogistic did not converge")
+def test_draws_do_not_depend_on_the_chunks(dask_client, data):
+    X, y = data
+    fits = [
+        LocalSensitivityLogistic(sample_size=800, max_iter=2, random_state=3).fit(
+            *_dask(X, y, chunks)
+        )
+        for chunks in (6000, 1700, 999)
+    ]
+    for fit in fits[1:]:
+        # The same draws; the sums over the chunks differ in their rounding.
+        assert_allclose(fit.coef_, fits[0].coef_, rtol=1e-10)
+        assert_array_equal(fit.sample_indices_[0], fits[0].sample_indices_[0])
+        assert_allclose(fit.sample_weight_[0], fits[0].sample_weight_[0], rtol=1e-10)
+    other = LocalSensitivityLogistic(sample_size=800, max_iter=2, random_state=4)
+    other.fit(*_dask(X, y, 1700))
+    assert not np.array_equal(other.sample_indices_[0], fits[0].sample_indices_[0])
+
+
+def test_row_uniforms_follow_the_row_not_the_chunk():
+    whole = row_uniforms((5, 1), 0, 1001)
+    cuts = [0, 1, 6, 400, 401, 1001]
+    parts = [row_uniforms((5, 1), a, b) for a, b in zip(cuts[:-1], cuts[1:])]
+    assert_array_equal(np.concatenate(parts), whole)
+    assert not np.array_equal(row_uniforms((6, 1), 0, 1001), whole)
+
+
+def test_poisson_counts_invert_the_cdf():
+    rng = np.random.RandomState(0)
+    uniforms = rng.uniform(size=20000)
+    means = np.concatenate([[0.0, 1e-12, 29.9, 30.1, 1e3], rng.exponential(2, 19995)])
+    assert_array_equal(_poisson_counts(uniforms, means), poisson.ppf(uniforms, means))
+
+
+def test_poisson_counts_have_the_means_and_variances_asked():
+    # c_i ~ Poisson(mu_i): the weights c_i / mu_i are unbiased.
+    means = np.array([0.0, 1e-3, 0.3, 1.0, 4.0])
+    rng = np.random.RandomState(0)
+    counts = np.array(
+        [_poisson_counts(rng.uniform(size=5), means) for _ in range(20000)]
+    )
+    assert np.all(counts[:, 0] == 0)
+    standard_error = np.sqrt(means[1:] / counts.shape[0])
+    assert np.all(np.abs(counts[:, 1:].mean(axis=0) - means[1:]) < 4 * standard_error)
+    assert_allclose(counts[:, 2:].var(axis=0), means[2:], rtol=0.1)
+
+
+def test_three_passes_reach_the_minimizer_closely(dask_client):
+    X, y = make_heavy_tailed_classification(60_000, 8, random_state=1)
+    reference = LogisticRegression(tol=1e-10, max_iter=1000).fit(X, y)
+    f_star = _sum_objective(X, y, reference.coef_[0], reference.intercept_[0])
+    # max_iter='auto' is one round on a dask array: the stop it means, no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = LocalSensitivityLogistic(random_state=0).fit(*_dask(X, y, 7000))
+    # The uniform start, the centre's sums, the draws.
+    assert model.n_passes_ == 3
+    assert model.n_iter_[0] == 1
+    assert model.coef_.dtype == np.float64
+    error = _sum_objective(X, y, model.coef_[0], model.intercept_[0]) / f_star - 1
+    assert 0 <= error < 2e-3
+    # The same round asked for explicitly warns, as in memory.
+    with pytest.warns(ConvergenceWarning, match="max_iter=1 rounds on the dask array"):
+        explicit = LocalSensitivityLogistic(max_iter=1, random_state=0).fit(
+            *_dask(X, y, 7000)
+        )
+    assert_array_equal(explicit.coef_, model.coef_)
+    # More rounds: two passes each, and one more for the centre they stop at.
+    model = LocalSensitivityLogistic(max_iter=100, random_state=0).fit(
+        *_dask(X, y, 7000)
+    )
+    assert model.history_[0]["objective"].shape == (model.n_iter_[0] + 1,)
+    assert model.n_passes_ == 2 + 2 * model.n_iter_[0]
+    error = _sum_objective(X, y, model.coef_[0], model.intercept_[0]) / f_star - 1
+    assert 0 <= error < 2e-3
+
+
+def test_multiclass_class_weight_and_float32(dask_client):
+    X, y = make_heavy_tailed_classification(30_000, 4, random_state=2)
+    y = y + (X[:, 0] > 1)
+    X = X.astype(np.float32)
+    params = dict(class_weight="balanced", sample_size=10_000, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        dask = LocalSensitivityLogistic(max_iter=3, **params).fit(*_dask(X, y, 4000))
+        memory = LocalSensitivityLogistic(sampling="full", **params).fit(X, y)
+    assert_array_equal(dask.classes_, [0, 1, 2])
+    assert dask.coef_.shape == (3, 4) and dask.coef_.dtype == np.float32
+    # Three one-vs-rest problems of 1 + 2 x 3 passes.
+    assert dask.n_passes_ == 21
+    assert_allclose(dask.coef_, memory.coef_, rtol=0.1, atol=0.05)
+    assert np.mean(dask.predict(X) == memory.predict(X)) > 0.95
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        (dict(sampling="full"), "sampling='full' needs X in memory"),
+        (dict(sampling="leverage"), "sampling='leverage' needs X in memory"),
+        (dict(leverage="sketch"), "leverage='sketch' needs X in memory"),
+        (dict(sample_size=7000), "sample_size=7000 exceeds n_samples=6000"),
+    ],
+)
+def test_options_a_dask_fit_refuses(dask_client, data, params, match):
+    with pytest.raises(ValueError, match=match):
+        LocalSensitivityLogistic(**params).fit(*_dask(*data, 2000))
+
+
+def test_bad_labels_and_weights_are_refused(dask_client, data):
+    X, y = data
+    with pytest.raises(ValueError, match="only one class with a positive weight"):
+        LocalSensitivityLogistic().fit(*_dask(X, np.zeros_like(y), 2000))
+    weights = np.ones(len(y))
+    weights[3] = -1
+    with pytest.raises(ValueError, match="Negative values"):
+        LocalSensitivityLogistic().fit(*_dask(X, y, 2000), sample_weight=weights)
+    with pytest.raises(ValueError, match=r"sample_weight.shape == \(5,\)"):
+        LocalSensitivityLogistic().fit(*_dask(X, y, 2000), sample_weight=np.ones(5))
+
+
+def test_predictions_on_a_dask_array_are_lazy_and_match(dask_client):
+    X, y = make_heavy_tailed_classification(20_000, 4, random_state=5)
+    y = y + (X[:, 1] > 0.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = LocalSensitivityLogistic(max_iter=2, random_state=0).fit(
+            *_dask(X, y, 6000)
+        )
+    X_dask = da.from_array(X, chunks=(3000, 4))
+    for method in (
+        "decision_function",
+        "predict",
+        "predict_proba",
+        "predict_log_proba",
+    ):
+        lazy = getattr(model, method)(X_dask)
+        assert isinstance(lazy, da.Array)
+        assert lazy.chunks[0] == X_dask.chunks[0]
+        assert_allclose(lazy.compute(), getattr(model, method)(X), rtol=1e-12)
+    with pytest.raises(ValueError, match="expecting 4 features"):
+        model.predict(X_dask[:, :3])
+
+
+def test_continuous_targets_are_refused_on_a_dask_array(dask_client, data):
+    X, _ = data
+    y = np.random.RandomState(0).normal(size=X.shape[0])
+    with pytest.raises(ValueError, match="Unknown label type"):
+        LocalSensitivityLogistic().fit(*_dask(X, y, 2000))
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf])
+def test_non_finite_rows_are_refused_by_the_first_pass(dask_client, data, value):
+    X, y = data
+    X = X.copy()
+    X[4321, 2] = value
+    with pytest.raises(ValueError, match="Input X contains NaN or infinity"):
+        LocalSensitivityLogistic(random_state=0).fit(*_dask(X, y, 2000))
