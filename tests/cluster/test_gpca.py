@@ -427,7 +427,14 @@ def test_sample_weight_equivalence_failures_are_published(params):
         "check_sample_weight_equivalence_on_dense_data",
         "check_sample_weight_equivalence_on_sparse_data",
     }
-    if not isinstance(init, str) and params != {"subspace_dim": 1, "affine": True}:
+    if not isinstance(init, str) and params not in (
+        {"subspace_dim": 1, "affine": True},
+        # Planes through clusters of one or two samples: whether the
+        # eigenvectors picked among equal eigenvalues differ between the
+        # weighted and the repeated fit depends on the BLAS's rounding, so
+        # the check fails on some machines and passes on others.
+        {"subspace_dim": 2},
+    ):
         # The stated cause is real: the check fails on this estimator.
         with pytest.raises(AssertionError, match="not equivalent"):
             check_sample_weight_equivalence_on_dense_data("GPCAClusterer", estimator)

@@ -865,7 +865,12 @@ def test_adaptive_rate_between_balanced_and_theory(n_components):
             state.subspace_gram, np.eye(n_components), atol=1e-12
         )
         coefs[variant] = state.coef
-    np.testing.assert_allclose(coefs["adaptive"], coefs["theory"], rtol=1e-10)
+    # Entries that cancel to rounding level (1e-15 against 0.7) are compared
+    # at the scale of the step, not relative to their own rounding.
+    scale = np.abs(coefs["theory"]).max()
+    np.testing.assert_allclose(
+        coefs["adaptive"], coefs["theory"], rtol=1e-10, atol=1e-12 * scale
+    )
 
 
 # -- elastic net ---------------------------------------------------------------
