@@ -29,12 +29,14 @@ chunks), as when data kept per class are concatenated. The time to a
 relative objective error of 1e-3: ours with its defaults
 (``max_iter='auto'``: a uniform start and one round, 3 passes) and with
 ``--max-iters`` rounds, and each dask-ml solver with the smallest
-``max_iter`` that reaches it (doubling from 1, then bisection; the time of
-that run; a solver whose error does not fall by a tenth when ``max_iter``
-doubles, from 8 on, is reported as stalled). The minimum comes from Newton's
-method on the same persisted arrays. Also the uniform ablation
-(``sampling='uniform'``). Client memory is the peak of tracemalloc during
-the fit.
+``max_iter`` that reaches it (doubling from 1, then bisection; a solver
+whose error does not fall by a tenth when ``max_iter`` doubles, from 8 on,
+is reported as stalled). Times are medians of ``--repeats`` untraced fits,
+each after garbage collection and ``malloc_trim`` on the workers, so that no
+fit pays for the memory an earlier one left behind. The minimum comes from
+Newton's method on the same persisted arrays. Also the uniform ablation
+(``sampling='uniform'``). Client memory is the peak of tracemalloc during a
+further fit (tracing slows the client's Python).
 
 Usage::
 
@@ -255,33 +257,68 @@ def _newton_minimum(X, y, iterations=12):
     return coef
 
 
-def _timed_fit(make, X, y):
-    import tracemalloc
+def _settle(client):
+    """Collect garbage and return freed memory to the OS on every worker.
 
-    tracemalloc.start()
-    tic = time.perf_counter()
+    Every timed fit starts from this state: without it a fit pays for the
+    unmanaged memory its predecessors left behind (the workers then spill
+    chunks of X to disk and read them back), and the order of the fits
+    decides their times.
+    """
+
+    def trim():
+        import ctypes
+        import gc
+
+        gc.collect()
+        return ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+    client.run(trim)
+
+
+def _fit(make, X, y):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        estimator = make().fit(X, y)
+        return make().fit(X, y)
+
+
+def _timed_fit(make, X, y, client):
+    """The fit, its wall-clock time (untraced) and its coefficients."""
+    _settle(client)
+    tic = time.perf_counter()
+    estimator = _fit(make, X, y)
     elapsed = time.perf_counter() - tic
+    return estimator, elapsed, np.ravel(estimator.coef_).astype(np.float64)
+
+
+def _client_peak_mb(make, X, y, client):
+    """Peak traced memory of the client process (and its scheduler) in a refit:
+    a fit of its own, since tracing slows the client's Python by about 20%."""
+    import tracemalloc
+
+    _settle(client)
+    tracemalloc.start()
+    _fit(make, X, y)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    coef = np.ravel(estimator.coef_).astype(np.float64)
-    return estimator, elapsed, peak, coef
+    return peak / 1e6
 
 
-def _time_to_target(make_peer, X, y, error, target, start=1, limit=128):
+def _time_to_target(
+    make_peer, X, y, client, error, target, repeats, start=1, limit=128
+):
     """The smallest max_iter whose fit reaches ``target``, and that fit's record.
 
     ``max_iter`` doubles from ``start`` until the target is reached, then
-    bisects. A solver whose error does not fall by a tenth when ``max_iter``
-    doubles has stalled: its record says so, with the error it stalled at.
+    bisects; the time is the median of ``repeats`` fits at that ``max_iter``.
+    A solver whose error does not fall by a tenth when ``max_iter`` doubles
+    has stalled: its record says so, with the error it stalled at.
     """
     reached, failed, k, previous = None, 0, start, np.inf
     records = {}
     while k <= limit:
-        records[k] = _timed_fit(lambda k=k: make_peer(k), X, y)[1:]
-        current = error(records[k][2])
+        records[k] = _timed_fit(lambda k=k: make_peer(k), X, y, client)[1:]
+        current = error(records[k][1])
         print(
             f"  max_iter={k}: {records[k][0]:.2f} s, error {current:.2e}",
             file=sys.stderr,
@@ -297,21 +334,25 @@ def _time_to_target(make_peer, X, y, error, target, start=1, limit=128):
         return {"stalled": limit, "error": current}
     while reached - failed > 1:
         k = (reached + failed) // 2
-        records[k] = _timed_fit(lambda k=k: make_peer(k), X, y)[1:]
-        if error(records[k][2]) <= target:
+        records[k] = _timed_fit(lambda k=k: make_peer(k), X, y, client)[1:]
+        if error(records[k][1]) <= target:
             reached = k
         else:
             failed = k
-    elapsed, peak, coef = records[reached]
+    elapsed, coef = records[reached]
+    times = [elapsed] + [
+        _timed_fit(lambda: make_peer(reached), X, y, client)[1]
+        for _ in range(repeats - 1)
+    ]
     return {
         "max_iter": reached,
-        "time_s": elapsed,
-        "client_mb": peak / 1e6,
+        "time_s": float(np.median(times)),
+        "client_mb": _client_peak_mb(lambda: make_peer(reached), X, y, client),
         "error": error(coef),
     }
 
 
-def run_logistic(n_samples, memory_limit, family, max_iters, target=1e-3):
+def run_logistic(n_samples, memory_limit, family, max_iters, repeats, target=1e-3):
     import dask_ml.linear_model
     from distributed import Client, LocalCluster, wait
 
@@ -325,7 +366,7 @@ def run_logistic(n_samples, memory_limit, family, max_iters, target=1e-3):
             memory_limit=memory_limit,
             dashboard_address=None,
         ) as cluster,
-        Client(cluster),
+        Client(cluster) as client,
     ):
         df, by_class = FAMILIES[family]
         X, y = make_logistic_dask(n_samples, df=df, by_class=by_class)
@@ -346,19 +387,21 @@ def run_logistic(n_samples, memory_limit, family, max_iters, target=1e-3):
         for rounds in max_iters:
             candidates[f"ours (max_iter={rounds})"] = {"max_iter": rounds}
         for name, options in candidates.items():
-            estimator, elapsed, peak, coef = _timed_fit(
-                lambda options=options: LocalSensitivityLogistic(
+
+            def make(options=options):
+                return LocalSensitivityLogistic(
                     fit_intercept=False, random_state=0, **options
-                ),
-                X,
-                y,
-            )
+                )
+
+            fits = [_timed_fit(make, X, y, client) for _ in range(repeats)]
+            estimator, _, coef = fits[0]
+            elapsed = float(np.median([fit[1] for fit in fits]))
             print(f"{name}: {elapsed:.2f} s", file=sys.stderr, flush=True)
             records[name] = {
                 "time_s": elapsed,
                 "passes": estimator.n_passes_,
                 "rounds": int(estimator.n_iter_[0]),
-                "client_mb": peak / 1e6,
+                "client_mb": _client_peak_mb(make, X, y, client),
                 "error": error(coef),
             }
         for solver in ("lbfgs", "admm"):
@@ -376,8 +419,10 @@ def run_logistic(n_samples, memory_limit, family, max_iters, target=1e-3):
                     ),
                     X,
                     y,
+                    client,
                     error,
                     target,
+                    repeats,
                 )
     return records
 
@@ -386,10 +431,10 @@ def report_logistic(records, n_samples, memory_limit, family, target=1e-3):
     gb = n_samples * N_FEATURES * 8 / 1e9
     df, by_class = FAMILIES[family]
     rows = "Gaussian" if df is None else f"t ({df:g} df)"
-    rows += ", stored by class" if by_class else ", in random order"
+    rows += " rows, stored by class" if by_class else " rows in random order"
     print(
         f"{family}: X {n_samples:,} x {N_FEATURES} float64 ({gb:.2f} GB), correlated "
-        f"{rows} rows, chunks of {CHUNK_ROWS:,} rows; 2 workers x 1 thread, "
+        f"{rows}, chunks of {CHUNK_ROWS:,} rows; 2 workers x 1 thread, "
         f"memory_limit={memory_limit} each; persisted. Minimum by Newton in "
         f"{records['newton_s']:.1f} s.\n"
     )
@@ -449,7 +494,7 @@ def main(argv=None):
         records = {}
         for family in args.families.split(","):
             records[family] = run_logistic(
-                args.n_samples, args.memory_limit, family, max_iters
+                args.n_samples, args.memory_limit, family, max_iters, args.repeats
             )
             report_logistic(records[family], args.n_samples, args.memory_limit, family)
     else:

@@ -173,7 +173,10 @@ def test_three_passes_reach_the_minimizer_closely(dask_client):
         explicit = LocalSensitivityLogistic(max_iter=1, random_state=0).fit(
             *_dask(X, y, 7000)
         )
-    assert_array_equal(explicit.coef_, model.coef_)
+    # The same draws; the chunks' sums can differ in their last bit from one
+    # run to the next (dask places and moves the chunks differently).
+    assert_array_equal(explicit.sample_indices_[0], model.sample_indices_[0])
+    assert_allclose(explicit.coef_, model.coef_, rtol=1e-12)
     # More rounds: two passes each, and one more for the centre they stop at.
     model = LocalSensitivityLogistic(max_iter=100, random_state=0).fit(
         *_dask(X, y, 7000)
