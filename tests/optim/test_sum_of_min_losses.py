@@ -389,3 +389,35 @@ def test_partition_statistics_are_weighted_group_sums(
         np.testing.assert_allclose(sums[j], weights[members] @ X[members], atol=1e-10)
         assert counts[j] == pytest.approx(weights[members].sum())
     assert counts[4] == 0 and not sums[4].any()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["dense", "csr32", "csr64"])
+def test_squared_euclidean_pass_over_chunks_is_brute_force(layout, dtype):
+    # 1000 rows: several GEMM chunks of the compiled pass, the last one short.
+    rng = np.random.RandomState(0)
+    X = rng.standard_normal((1000, 7)).astype(dtype)
+    X[rng.uniform(size=X.shape) < 0.4] = 0.0
+    params = rng.standard_normal((5, 7)).astype(dtype)
+    weights = rng.uniform(0.0, 2.0, size=1000)
+    X_in = X
+    if layout != "dense":
+        X_in = sp.csr_matrix(X)
+        index = np.int32 if layout == "csr32" else np.int64
+        X_in.indices = X_in.indices.astype(index)
+        X_in.indptr = X_in.indptr.astype(index)
+    problem = SquaredEuclideanLoss().bind(X_in)
+    labels, min_losses, _, (sums,) = problem.reclassify(
+        params, weights, with_statistics=True
+    )
+    X64, params64 = X.astype(np.float64), params.astype(np.float64)
+    expected = 0.5 * ((X64[:, None, :] - params64[None]) ** 2).sum(axis=2)
+    np.testing.assert_array_equal(labels, expected.argmin(axis=1))
+    rtol = 1e-4 if dtype == np.float32 else 1e-10
+    np.testing.assert_allclose(min_losses, expected.min(axis=1), rtol=rtol, atol=rtol)
+    # float32 data keep float32 sums.
+    assert sums.dtype == dtype
+    expected_sums = np.stack(
+        [weights[labels == j] @ X64[labels == j] for j in range(5)]
+    )
+    np.testing.assert_allclose(sums, expected_sums, rtol=rtol, atol=rtol)

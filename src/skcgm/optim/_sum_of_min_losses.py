@@ -23,8 +23,15 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import kl_div, xlogy
 
-from ..utils._blocks import map_row_blocks, row_blocks, scratch_buffer
-from ._sum_of_min_fast import assign_and_sum
+from ..utils._blocks import _BLOCK_ELEMENTS, map_row_blocks, row_blocks
+from ..utils._sklearn_compat import _openmp_effective_n_threads
+from ._sum_of_min_fast import assign_csr, assign_dense
+
+# Blocks of the compiled squared-Euclidean pass: at most this many rows, at
+# least this many multiply-adds (measured: BENCHMARKS.md, "Lloyd iterations
+# on a grid").
+_FUSED_BLOCK_ROWS = 8192
+_FUSED_BLOCK_WORK = 2**19
 
 
 def group_membership(labels, sample_weight, n_params):
@@ -342,7 +349,7 @@ class SumOfMinLoss(metaclass=ABCMeta):
             :math:`f_i(x_j)`, possibly ``inf``.
         """
 
-    def assign(self, params, rows=slice(None), sample_weight=None, out=None):
+    def assign(self, params, rows=slice(None), sample_weight=None):
         """Find the closest parameter of every sample of a block (eq. 3.6).
 
         Ties go to the lowest index, as :func:`numpy.argmin` does.
@@ -357,9 +364,6 @@ class SumOfMinLoss(metaclass=ABCMeta):
             Weights of the block's samples. When given, the group statistics
             of the new partition over the block are returned too, gathered in
             the same pass.
-        out : ndarray of shape (n_rows, n_params), default=None
-            Scratch space the family may use for the block's losses instead
-            of allocating.
 
         Returns
         -------
@@ -379,6 +383,22 @@ class SumOfMinLoss(metaclass=ABCMeta):
             membership = group_membership(labels, sample_weight, params.shape[0])
             statistics = self.group_statistics(membership, rows)
         return labels, min_losses, statistics
+
+    def _block_width(self, params):
+        """Columns of the per-block result that size a pass's row blocks.
+
+        :meth:`assign` of the generic family holds the block's losses, one
+        column per parameter.
+        """
+        return params.shape[0]
+
+    def _pass_context(self, params):
+        """What every block of a pass over ``params`` shares, computed once."""
+        return params
+
+    def _assign_block(self, context, rows, sample_weight):
+        """:meth:`assign` from the :meth:`_pass_context` of the parameters."""
+        return self.assign(context, rows, sample_weight)
 
     def reclassify(self, params, sample_weight, with_statistics=False):
         """Reclassify every sample (eq. 3.6) and evaluate the objective.
@@ -407,19 +427,19 @@ class SumOfMinLoss(metaclass=ABCMeta):
         statistics : tuple of ndarray or None
             The group statistics, or None without ``with_statistics``.
         """
-        n_params = params.shape[0]
         labels = np.empty(self.n_samples, dtype=np.intp)
         min_losses = np.empty(self.n_samples, dtype=np.float64)
 
+        context = self._pass_context(params)
+
         def block(rows):
-            scratch = scratch_buffer(rows.stop - rows.start, n_params, params.dtype)
             weights = sample_weight[rows] if with_statistics else None
-            labels[rows], min_losses[rows], statistics = self.assign(
-                params, rows, weights, out=scratch
+            labels[rows], min_losses[rows], statistics = self._assign_block(
+                context, rows, weights
             )
             return statistics
 
-        blocks = map_row_blocks(block, self.n_samples, n_params)
+        blocks = map_row_blocks(block, self.n_samples, self._block_width(params))
         objective = weighted_mean(min_losses, sample_weight)
         statistics = _sum_statistics(blocks) if with_statistics else None
         return labels, min_losses, objective, statistics
@@ -586,13 +606,36 @@ class SquaredEuclideanLoss(SumOfMinLoss):
         self.X = X if sp.issparse(X) else np.ascontiguousarray(X)
         self.n_samples, self.n_features = X.shape
         if sp.issparse(X):
-            self._half_sq_norms = 0.5 * np.asarray(X.multiply(X).sum(axis=1)).ravel()
+            # The squared entries on X's own index arrays: X.multiply(X) makes
+            # several copies of X, four times the values' bytes in all.
+            squares = sp.csr_matrix(
+                (np.square(X.data), X.indices, X.indptr), shape=X.shape, copy=False
+            )
+            self._half_sq_norms = 0.5 * (squares @ np.ones(X.shape[1], X.dtype))
+            self._entries_per_row = X.nnz / max(1, self.n_samples)
         else:
             self._half_sq_norms = 0.5 * np.einsum("ij,ij->i", X, X)
+            self._entries_per_row = float(self.n_features)
         self._half_sq_norms = self._half_sq_norms.astype(X.dtype, copy=False)
 
     def param_shape(self):
         return (self.n_features,)
+
+    def _block_width(self, params):
+        # The compiled pass holds 256 rows of scores whatever the block, so
+        # the blocks only share the rows out among the threads: a few blocks
+        # a thread for balance, of at most _FUSED_BLOCK_ROWS rows (each adds
+        # an n_params x n_features array of sums) and at least
+        # _FUSED_BLOCK_WORK multiply-adds (a hand-off to a thread costs tens
+        # of microseconds: small passes run on the calling thread).
+        balanced = self.n_samples / (4 * _openmp_effective_n_threads())
+        rows = min(_FUSED_BLOCK_ROWS, max(256, balanced))
+        work = params.shape[0] * max(1.0, self._entries_per_row)
+        rows = max(rows, _FUSED_BLOCK_WORK / work)
+        # Blocks of equal size: a short last block would idle a thread.
+        n_blocks = max(1, round(self.n_samples / rows))
+        rows = -(-self.n_samples // n_blocks)
+        return max(1, _BLOCK_ELEMENTS // rows)
 
     def loss_matrix(self, params, rows=slice(None)):
         # 1/2||y||^2 - <y, x> + 1/2||x||^2: one BLAS product per block.
@@ -603,31 +646,40 @@ class SquaredEuclideanLoss(SumOfMinLoss):
         losses += self._half_sq_norms[rows][:, None]
         return np.maximum(losses, 0, out=losses)
 
-    def assign(self, params, rows=slice(None), sample_weight=None, out=None):
+    def assign(self, params, rows=slice(None), sample_weight=None):
+        return self._assign_block(self._pass_context(params), rows, sample_weight)
+
+    def _pass_context(self, params):
+        params = np.ascontiguousarray(params, dtype=self.X.dtype)
+        return params, 0.5 * np.einsum("ij,ij->i", params, params)
+
+    def _assign_block(self, context, rows, sample_weight):
+        # argmin_j 1/2||x_j||^2 - <y, x_j> does not need 1/2||y||^2: the
+        # compiled pass takes the cross terms of a few hundred rows at a time
+        # from one GEMM (dense) or the stored entries (CSR), and reads the
+        # argmin and the group sums from them while they are in cache.
+        params, half_center_sq = context
         block = self.X[rows]
-        if sp.issparse(block):
-            return super().assign(params, rows, sample_weight, out)
-        # argmin_j 1/2||x_j||^2 - <y, x_j> does not need 1/2||y||^2: one BLAS
-        # product (a C-ordered right operand makes it ~2x faster), then one
-        # compiled pass per sample for the argmin and the group sums.
-        neg_params_t = np.ascontiguousarray(-params.T)
-        scores = np.matmul(block, neg_params_t, out=out)
-        n_rows, n_params = scores.shape
+        n_rows = block.shape[0]
+        n_params = params.shape[0]
         labels = np.empty(n_rows, dtype=np.intp)
         min_losses = np.empty(n_rows, dtype=np.float64)
         with_sums = sample_weight is not None
         sums = np.zeros((n_params if with_sums else 0, self.n_features), block.dtype)
-        assign_and_sum(
-            scores,
-            0.5 * np.einsum("ij,ij->i", params, params),
+        common = (
+            params,
+            half_center_sq,
             self._half_sq_norms[rows],
-            block,
-            sample_weight if with_sums else np.empty(0, block.dtype),
+            np.asarray(sample_weight if with_sums else (), dtype=block.dtype),
             labels,
             min_losses,
             sums,
             with_sums,
         )
+        if sp.issparse(block):
+            assign_csr(block.data, block.indices, block.indptr, *common)
+        else:
+            assign_dense(block, *common)
         return labels, min_losses, (sums,) if with_sums else None
 
     def loss_vector(self, param):
