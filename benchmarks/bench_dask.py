@@ -52,6 +52,7 @@ import argparse
 import sys
 import time
 import warnings
+from contextlib import contextmanager
 
 import numpy as np
 from _common import machine_caption, machine_info, write_json
@@ -60,6 +61,23 @@ N_CLUSTERS = 16
 N_FEATURES = 32
 CHUNK_ROWS = 250_000
 LLOYD_ITERATIONS = 10
+
+
+@contextmanager
+def _cluster(memory_limit):
+    """A client of the benchmark's cluster: 2 workers of 1 thread, each below X."""
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            memory_limit=memory_limit,
+            dashboard_address=None,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
 
 
 def make_blobs_dask(n_samples, random_state=0):
@@ -77,22 +95,14 @@ def make_blobs_dask(n_samples, random_state=0):
 
 def run(n_samples, repeats, memory_limit):
     import dask_ml.cluster
-    from distributed import Client, LocalCluster, wait
+    from distributed import wait
 
     from skcgm.cluster import SumOfMinKMeans
     from skcgm.optim import SquaredEuclideanLoss
     from skcgm.optim._dask_lloyd import dask_objective
 
     records = {}
-    with (
-        LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            memory_limit=memory_limit,
-            dashboard_address=None,
-        ) as cluster,
-        Client(cluster),
-    ):
+    with _cluster(memory_limit):
         X = make_blobs_dask(n_samples).persist()
         wait(X)
 
@@ -354,20 +364,12 @@ def _time_to_target(
 
 def run_logistic(n_samples, memory_limit, family, max_iters, repeats, target=1e-3):
     import dask_ml.linear_model
-    from distributed import Client, LocalCluster, wait
+    from distributed import wait
 
     from skcgm.linear_model import LocalSensitivityLogistic
 
     records = {}
-    with (
-        LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            memory_limit=memory_limit,
-            dashboard_address=None,
-        ) as cluster,
-        Client(cluster) as client,
-    ):
+    with _cluster(memory_limit) as client:
         df, by_class = FAMILIES[family]
         X, y = make_logistic_dask(n_samples, df=df, by_class=by_class)
         X, y = X.persist(), y.persist()
