@@ -4,11 +4,62 @@ Extension modules are the one thing setuptools cannot yet take from
 pyproject.toml without an experimental table, so they stay here. Compiled code
 is added only where a benchmark showed NumPy could not reach its target
 (ARCHITECTURE.md, "Kernels"); setuptools cythonizes the .pyx sources.
+
+The squared-Euclidean Lloyd pass runs on OpenMP threads where the compiler
+supports them (as scikit-learn's own kernels do); a compiler without OpenMP
+builds the same loops single-threaded.
 """
 
+import os
+import tempfile
+import warnings
+
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+# Modules whose loops use cython.parallel.
+OPENMP_MODULES = {"skcgm.optim._sum_of_min_fast"}
+
+
+def _openmp_flags(compiler):
+    """The compile and link flags of OpenMP, or ([], []) if unsupported."""
+    if compiler.compiler_type == "msvc":
+        return ["/openmp"], []
+    flags = ["-fopenmp"]
+    source = "#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "check_openmp.c")
+        with open(path, "w") as handle:
+            handle.write(source)
+        try:
+            objects = compiler.compile([path], output_dir=tmp, extra_postargs=flags)
+            compiler.link_executable(
+                objects, "check_openmp", output_dir=tmp, extra_postargs=flags
+            )
+        except Exception:  # noqa: BLE001 - any compiler or linker failure
+            warnings.warn(
+                "The compiler does not support OpenMP: the Lloyd pass of "
+                "skcgm will run on one thread.",
+                stacklevel=1,
+            )
+            return [], []
+    return flags, flags
+
+
+class BuildExtWithOpenMP(build_ext):
+    """``build_ext`` adding the OpenMP flags to the modules that use them."""
+
+    def build_extensions(self):
+        compile_flags, link_flags = _openmp_flags(self.compiler)
+        for extension in self.extensions:
+            if extension.name in OPENMP_MODULES:
+                extension.extra_compile_args += compile_flags
+                extension.extra_link_args += link_flags
+        super().build_extensions()
+
 
 setup(
+    cmdclass={"build_ext": BuildExtWithOpenMP},
     ext_modules=[
         Extension(
             "skcgm.optim._sum_of_min_fast",
@@ -30,5 +81,5 @@ setup(
             "skcgm.oracles._mips_fast",
             sources=["src/skcgm/oracles/_mips_fast.pyx"],
         ),
-    ]
+    ],
 )

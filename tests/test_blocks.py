@@ -72,3 +72,16 @@ def test_blocks_give_the_serial_result():
     X = np.random.RandomState(0).standard_normal((1001, 3))
     parts = map_row_blocks(lambda rows: X[rows].sum(axis=0), 1001, 2**14)
     np.testing.assert_allclose(np.sum(parts, axis=0), X.sum(axis=0), rtol=1e-12)
+
+
+def test_single_threaded_blas_restores_every_library():
+    from threadpoolctl import threadpool_info
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    with threadpool_limits(2, user_api="blas"):
+        before = blas_threads()
+        with _blocks.single_threaded_blas():
+            assert set(blas_threads()) <= {1}
+        assert blas_threads() == before

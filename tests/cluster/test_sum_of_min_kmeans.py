@@ -738,12 +738,13 @@ def test_sum_of_min_kmeans_uniform_init_needs_enough_weighted_samples():
 
 def test_fit_reaches_the_kernel_in_three_calls():
     # estimator -> restarts -> solver object -> kernel (the loss family's
-    # reclassification), the shape of a fit the architecture asks for.
+    # reclassification with the group statistics), the shape of a fit the
+    # architecture asks for.
     X, _ = make_blobs(n_samples=300, centers=3, random_state=0)
     chains = []
 
     def record(frame, event, arg):
-        if event == "call" and frame.f_code.co_name == "reclassify":
+        if event == "call" and frame.f_code.co_name == "reclassify_partition":
             names = []
             while frame is not None:
                 names.append(frame.f_code.co_name)
@@ -757,4 +758,9 @@ def test_fit_reaches_the_kernel_in_three_calls():
     finally:
         sys.setprofile(None)
     assert chains
-    assert min(chains, key=len) == ["fit", "best_of_restarts", "solve", "reclassify"]
+    assert min(chains, key=len) == [
+        "fit",
+        "best_of_restarts",
+        "solve",
+        "reclassify_partition",
+    ]

@@ -18,11 +18,13 @@ from hypothesis.extra.numpy import arrays
 from scipy.optimize import minimize
 from sklearn.cluster import KMeans
 from sklearn.metrics import adjusted_rand_score
+from threadpoolctl import threadpool_limits
 
 from skcgm.cluster import SumOfMinKMeans
 from skcgm.optim import (
     KLDivergenceLoss,
     SquaredEuclideanLoss,
+    SumOfMinLoss,
     generalized_kmeans_plusplus,
     sum_of_minimum,
 )
@@ -421,3 +423,77 @@ def test_squared_euclidean_pass_over_chunks_is_brute_force(layout, dtype):
         [weights[labels == j] @ X64[labels == j] for j in range(5)]
     )
     np.testing.assert_allclose(sums, expected_sums, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["dense", "csr"])
+def test_squared_euclidean_partition_pass_on_one_and_two_threads(layout, dtype):
+    # The Lloyd pass shares its chunks among OpenMP threads: the same result,
+    # bit for bit, on one thread and two, and the objective, group sums and
+    # group weights gathered in the pass equal the brute-force ones.
+    rng = np.random.RandomState(1)
+    X = rng.standard_normal((3000, 6)).astype(dtype)
+    X[rng.uniform(size=X.shape) < 0.3] = 0.0
+    params = rng.standard_normal((9, 6)).astype(dtype)
+    weights = rng.uniform(0.0, 2.0, size=3000).astype(dtype)
+    problem = SquaredEuclideanLoss().bind(sp.csr_matrix(X) if layout == "csr" else X)
+    runs = []
+    for n_threads in (1, 2):
+        with threadpool_limits(n_threads, user_api="openmp"):
+            runs.append(problem.reclassify_partition(params, weights))
+    (labels, objective, (sums,), counts), other = runs
+    np.testing.assert_array_equal(labels, other[0])
+    assert objective == other[1]
+    np.testing.assert_array_equal(sums, other[2][0])
+    np.testing.assert_array_equal(counts, other[3])
+    X64, params64, w64 = (a.astype(np.float64) for a in (X, params, weights))
+    losses = 0.5 * ((X64[:, None, :] - params64[None]) ** 2).sum(axis=2)
+    np.testing.assert_array_equal(labels, losses.argmin(axis=1))
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    expected = (w64 @ losses.min(axis=1)) / w64.sum()
+    for run in runs:
+        np.testing.assert_allclose(run[1], expected, rtol=rtol)
+        np.testing.assert_allclose(
+            run[3], np.bincount(labels, weights=w64, minlength=9), rtol=rtol
+        )
+        np.testing.assert_allclose(
+            run[2][0],
+            np.stack([w64[labels == j] @ X64[labels == j] for j in range(9)]),
+            rtol=rtol,
+            atol=rtol,
+        )
+    assert sums.dtype == dtype
+    # The generic protocol (reclassify, then the weights of the groups) agrees.
+    generic = SumOfMinLoss.reclassify_partition(problem, params, weights)
+    np.testing.assert_array_equal(generic[0], labels)
+    np.testing.assert_allclose(generic[1], objective, rtol=rtol)
+    np.testing.assert_allclose(generic[3], counts, rtol=rtol)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    n_rows=st.integers(2, 40),
+    n_params=st.integers(1, 6),
+    sparse=st.booleans(),
+    data=st.data(),
+)
+def test_relocated_statistics_equal_a_fresh_pass(n_rows, n_params, sparse, data):
+    # KMeans' update of the sums for the moved rows, against the statistics of
+    # the new partition recomputed over all the rows.
+    rng = np.random.RandomState(data.draw(st.integers(0, 2**31 - 1)))
+    X = rng.standard_normal((n_rows, 3))
+    weights = rng.uniform(0.0, 2.0, size=n_rows)
+    problem = SquaredEuclideanLoss().bind(sp.csr_matrix(X) if sparse else X)
+    before = rng.randint(n_params, size=n_rows)
+    moved = np.flatnonzero(rng.uniform(size=n_rows) < 0.3)
+    after = before.copy()
+    after[moved] = rng.randint(n_params, size=moved.size)
+    statistics, _ = problem.partition_statistics(before, weights, n_params)
+    (sums,), counts = problem.relocated_statistics(
+        statistics, moved, before[moved], after, weights, n_params
+    )
+    (expected,), expected_counts = problem.partition_statistics(
+        after, weights, n_params
+    )
+    np.testing.assert_allclose(sums, expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(counts, expected_counts, rtol=1e-12)

@@ -4,7 +4,6 @@ import numpy as np
 
 from ._empty_groups import relocate_empty
 from ._progress import Progress
-from ._sum_of_min_losses import group_weights
 from ._sum_of_min_result import SumOfMinResult
 
 
@@ -91,8 +90,8 @@ class ExactLloyd:
         converged = repeated = False
         # One pass per iterate x^(0), ..., x^(max_iter): bounded by the count.
         for n_iter in range(self.max_iter + 1):
-            labels, min_losses, objective, statistics = problem.reclassify(
-                params, sample_weight, with_statistics=True
+            labels, objective, statistics, counts = problem.reclassify_partition(
+                params, sample_weight
             )
             history.append(objective)
             if previous_labels is not None:
@@ -118,14 +117,22 @@ class ExactLloyd:
             if n_iter == self.max_iter:
                 break
             progress.iteration(n_iter, objective)
-            counts = group_weights(labels, sample_weight, n_clusters)
             if self.empty_cluster == "relocate" and np.any(counts == 0):
+                # The losses only now: KMeans too recomputes the distances
+                # for a relocation, which few iterations make.
+                min_losses = problem.reclassify(params, sample_weight)[1]
+                before = labels.copy()
                 moved = relocate_empty(
                     problem, labels, min_losses, sample_weight, n_clusters
                 )
                 if moved.size:
-                    statistics, counts = problem.partition_statistics(
-                        labels, sample_weight, n_clusters
+                    statistics, counts = problem.relocated_statistics(
+                        statistics,
+                        moved,
+                        before[moved],
+                        labels,
+                        sample_weight,
+                        n_clusters,
                     )
             params = problem.group_minimizer(params, statistics, counts)
             previous_labels = labels

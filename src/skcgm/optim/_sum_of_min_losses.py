@@ -23,15 +23,14 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import kl_div, xlogy
 
-from ..utils._blocks import _BLOCK_ELEMENTS, map_row_blocks, row_blocks
+from ..utils._blocks import (
+    in_block_thread,
+    map_row_blocks,
+    row_blocks,
+    single_threaded_blas,
+)
 from ..utils._sklearn_compat import _openmp_effective_n_threads
 from ._sum_of_min_fast import assign_csr, assign_dense
-
-# Blocks of the compiled squared-Euclidean pass: at most this many rows, at
-# least this many multiply-adds (measured: BENCHMARKS.md, "Lloyd iterations
-# on a grid").
-_FUSED_BLOCK_ROWS = 8192
-_FUSED_BLOCK_WORK = 2**19
 
 
 def group_membership(labels, sample_weight, n_params):
@@ -384,22 +383,6 @@ class SumOfMinLoss(metaclass=ABCMeta):
             statistics = self.group_statistics(membership, rows)
         return labels, min_losses, statistics
 
-    def _block_width(self, params):
-        """Columns of the per-block result that size a pass's row blocks.
-
-        :meth:`assign` of the generic family holds the block's losses, one
-        column per parameter.
-        """
-        return params.shape[0]
-
-    def _pass_context(self, params):
-        """What every block of a pass over ``params`` shares, computed once."""
-        return params
-
-    def _assign_block(self, context, rows, sample_weight):
-        """:meth:`assign` from the :meth:`_pass_context` of the parameters."""
-        return self.assign(context, rows, sample_weight)
-
     def reclassify(self, params, sample_weight, with_statistics=False):
         """Reclassify every sample (eq. 3.6) and evaluate the objective.
 
@@ -430,19 +413,49 @@ class SumOfMinLoss(metaclass=ABCMeta):
         labels = np.empty(self.n_samples, dtype=np.intp)
         min_losses = np.empty(self.n_samples, dtype=np.float64)
 
-        context = self._pass_context(params)
-
         def block(rows):
             weights = sample_weight[rows] if with_statistics else None
-            labels[rows], min_losses[rows], statistics = self._assign_block(
-                context, rows, weights
+            labels[rows], min_losses[rows], statistics = self.assign(
+                params, rows, weights
             )
             return statistics
 
-        blocks = map_row_blocks(block, self.n_samples, self._block_width(params))
+        blocks = map_row_blocks(block, self.n_samples, params.shape[0])
         objective = weighted_mean(min_losses, sample_weight)
         statistics = _sum_statistics(blocks) if with_statistics else None
         return labels, min_losses, objective, statistics
+
+    def reclassify_partition(self, params, sample_weight):
+        """Reclassify every sample, with the statistics and weights of the groups.
+
+        What a Lloyd iteration needs of a pass: :meth:`reclassify` with
+        statistics, and the total weight of every new group, but not the
+        loss of every sample. Families with a compiled pass gather the
+        weights in it and do not store the losses.
+
+        Parameters
+        ----------
+        params : ndarray of shape (n_params, *param_shape)
+            The parameters :math:`x_1, \\dots, x_{n\\_params}`.
+        sample_weight : ndarray of shape (n_samples,)
+            Weights :math:`w_i` of the objective.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            Index of the smallest loss of every sample, ties to the lowest.
+        objective : float
+            The weighted mean of the smallest losses (eq. 1.1).
+        statistics : tuple of ndarray
+            The group statistics of the new partition.
+        counts : ndarray of shape (n_params,)
+            Total weight of every group.
+        """
+        labels, _, objective, statistics = self.reclassify(
+            params, sample_weight, with_statistics=True
+        )
+        counts = group_weights(labels, sample_weight, params.shape[0])
+        return labels, objective, statistics, counts
 
     def partition_statistics(self, labels, sample_weight, n_params):
         """Group statistics and group weights of a given partition.
@@ -471,6 +484,38 @@ class SumOfMinLoss(metaclass=ABCMeta):
         per_block = map_row_blocks(block, self.n_samples, n_params)
         statistics = _sum_statistics(per_block)
         return statistics, group_weights(labels, sample_weight, n_params)
+
+    def relocated_statistics(
+        self, statistics, moved, from_labels, labels, sample_weight, n_params
+    ):
+        """Group statistics after some samples changed group.
+
+        For the relocation of empty groups, whose moved samples are few. The
+        generic family recomputes the statistics in a pass over the data.
+
+        Parameters
+        ----------
+        statistics : tuple of ndarray
+            The group statistics before the move.
+        moved : ndarray of shape (n_moved,)
+            Indices of the samples that changed group.
+        from_labels : ndarray of shape (n_moved,)
+            Their groups before the move.
+        labels : ndarray of shape (n_samples,)
+            The groups of all samples after the move.
+        sample_weight : ndarray of shape (n_samples,)
+            Weights of the samples.
+        n_params : int
+            Number of groups.
+
+        Returns
+        -------
+        statistics : tuple of ndarray
+            The group statistics after the move.
+        counts : ndarray of shape (n_params,)
+            Total weight of every group after the move.
+        """
+        return self.partition_statistics(labels, sample_weight, n_params)
 
     @abstractmethod
     def group_statistics(self, membership, rows=slice(None)):
@@ -612,30 +657,12 @@ class SquaredEuclideanLoss(SumOfMinLoss):
                 (np.square(X.data), X.indices, X.indptr), shape=X.shape, copy=False
             )
             self._half_sq_norms = 0.5 * (squares @ np.ones(X.shape[1], X.dtype))
-            self._entries_per_row = X.nnz / max(1, self.n_samples)
         else:
             self._half_sq_norms = 0.5 * np.einsum("ij,ij->i", X, X)
-            self._entries_per_row = float(self.n_features)
         self._half_sq_norms = self._half_sq_norms.astype(X.dtype, copy=False)
 
     def param_shape(self):
         return (self.n_features,)
-
-    def _block_width(self, params):
-        # The compiled pass holds 256 rows of scores whatever the block, so
-        # the blocks only share the rows out among the threads: a few blocks
-        # a thread for balance, of at most _FUSED_BLOCK_ROWS rows (each adds
-        # an n_params x n_features array of sums) and at least
-        # _FUSED_BLOCK_WORK multiply-adds (a hand-off to a thread costs tens
-        # of microseconds: small passes run on the calling thread).
-        balanced = self.n_samples / (4 * _openmp_effective_n_threads())
-        rows = min(_FUSED_BLOCK_ROWS, max(256, balanced))
-        work = params.shape[0] * max(1.0, self._entries_per_row)
-        rows = max(rows, _FUSED_BLOCK_WORK / work)
-        # Blocks of equal size: a short last block would idle a thread.
-        n_blocks = max(1, round(self.n_samples / rows))
-        rows = -(-self.n_samples // n_blocks)
-        return max(1, _BLOCK_ELEMENTS // rows)
 
     def loss_matrix(self, params, rows=slice(None)):
         # 1/2||y||^2 - <y, x> + 1/2||x||^2: one BLAS product per block.
@@ -647,40 +674,73 @@ class SquaredEuclideanLoss(SumOfMinLoss):
         return np.maximum(losses, 0, out=losses)
 
     def assign(self, params, rows=slice(None), sample_weight=None):
-        return self._assign_block(self._pass_context(params), rows, sample_weight)
-
-    def _pass_context(self, params):
-        params = np.ascontiguousarray(params, dtype=self.X.dtype)
-        return params, 0.5 * np.einsum("ij,ij->i", params, params)
-
-    def _assign_block(self, context, rows, sample_weight):
-        # argmin_j 1/2||x_j||^2 - <y, x_j> does not need 1/2||y||^2: the
-        # compiled pass takes the cross terms of a few hundred rows at a time
-        # from one GEMM (dense) or the stored entries (CSR), and reads the
-        # argmin and the group sums from them while they are in cache.
-        params, half_center_sq = context
-        block = self.X[rows]
-        n_rows = block.shape[0]
-        n_params = params.shape[0]
-        labels = np.empty(n_rows, dtype=np.intp)
-        min_losses = np.empty(n_rows, dtype=np.float64)
         with_sums = sample_weight is not None
-        sums = np.zeros((n_params if with_sums else 0, self.n_features), block.dtype)
+        if not with_sums:
+            sample_weight = np.ones(self.X[rows].shape[0])
+        labels, min_losses, sums, _, _, _ = self._compiled_pass(
+            params, rows, sample_weight, with_sums, n_threads=1
+        )
+        return labels, min_losses, (sums,) if with_sums else None
+
+    def reclassify(self, params, sample_weight, with_statistics=False):
+        labels, min_losses, sums, _, objective = self._reclassify_all(
+            params, sample_weight, with_statistics, with_losses=True
+        )
+        return labels, min_losses, objective, (sums,) if with_statistics else None
+
+    def reclassify_partition(self, params, sample_weight):
+        labels, _, sums, counts, objective = self._reclassify_all(
+            params, sample_weight, True, with_losses=False
+        )
+        return labels, objective, (sums,), counts
+
+    def _reclassify_all(self, params, sample_weight, with_sums, with_losses):
+        # One compiled call for the whole pass, its chunks shared among OpenMP
+        # threads inside it (dispatching blocks to Python threads cost more
+        # than the pass itself on 10,000 rows); the objective and the group
+        # weights come from the same pass.
+        n_threads = 1 if in_block_thread() else _openmp_effective_n_threads()
+        with single_threaded_blas():
+            labels, min_losses, sums, counts, loss, weight = self._compiled_pass(
+                params, slice(None), sample_weight, with_sums, n_threads, with_losses
+            )
+        counts = counts.astype(sample_weight.dtype, copy=False)
+        return labels, min_losses, sums, counts, loss / weight
+
+    def _compiled_pass(
+        self, params, rows, sample_weight, with_sums, n_threads, with_losses=True
+    ):
+        # argmin_j 1/2||x_j||^2 - <y, x_j> does not need 1/2||y||^2: the
+        # compiled pass takes the cross terms of 256 rows at a time from one
+        # GEMM (dense) or the stored entries (CSR), and reads the argmin, the
+        # group sums and the weighted losses from them while they are in
+        # cache. The weights are taken in X's dtype, as KMeans does.
+        params = np.ascontiguousarray(params, dtype=self.X.dtype)
+        half_center_sq = 0.5 * np.einsum("ij,ij->i", params, params)
+        block = self.X if rows == slice(None) else self.X[rows]
+        n_rows = block.shape[0]
+        n_params = params.shape[0] if with_sums else 0
+        labels = np.empty(n_rows, dtype=np.intp)
+        min_losses = np.empty(n_rows if with_losses else 0, dtype=np.float64)
+        sums = np.zeros((n_params, self.n_features), block.dtype)
+        counts = np.zeros(n_params)
         common = (
             params,
             half_center_sq,
             self._half_sq_norms[rows],
-            np.asarray(sample_weight if with_sums else (), dtype=block.dtype),
+            np.asarray(sample_weight, dtype=block.dtype),
             labels,
             min_losses,
             sums,
+            counts,
             with_sums,
+            n_threads,
         )
         if sp.issparse(block):
-            assign_csr(block.data, block.indices, block.indptr, *common)
+            totals = assign_csr(block.data, block.indices, block.indptr, *common)
         else:
-            assign_dense(block, *common)
-        return labels, min_losses, (sums,) if with_sums else None
+            totals = assign_dense(block, *common)
+        return labels, min_losses, sums, counts, *totals
 
     def loss_vector(self, param):
         # The BLAS expansion, then an exact recomputation of the few samples
@@ -717,6 +777,19 @@ class SquaredEuclideanLoss(SumOfMinLoss):
 
     def group_statistics(self, membership, rows=slice(None)):
         return _group_sums(membership, self.X[rows])
+
+    def relocated_statistics(
+        self, statistics, moved, from_labels, labels, sample_weight, n_params
+    ):
+        # KMeans' update: each moved row's weighted value leaves the sums of
+        # its old group and joins those of its new one, no pass over the data.
+        (sums,) = statistics
+        rows = _dense_rows(self.X, moved) * sample_weight[moved, None]
+        rows = rows.astype(sums.dtype, copy=False)
+        sums = sums.copy()
+        np.subtract.at(sums, from_labels, rows)
+        np.add.at(sums, labels[moved], rows)
+        return (sums,), group_weights(labels, sample_weight, n_params)
 
     def group_minimizer(self, params, statistics, counts):
         return _group_means(params, statistics, counts)
