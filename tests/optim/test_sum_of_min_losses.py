@@ -497,3 +497,20 @@ def test_relocated_statistics_equal_a_fresh_pass(n_rows, n_params, sparse, data)
     )
     np.testing.assert_allclose(sums, expected, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(counts, expected_counts, rtol=1e-12)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("loss_name", ["squared_euclidean", "kl"])
+def test_assigned_losses_are_the_loss_matrix_at_the_labels(loss_name, sparse):
+    # Labels that are not the closest parameters: the loss at the given one.
+    rng = np.random.RandomState(3)
+    X = rng.poisson(2.0, size=(70, 4)).astype(np.float64)
+    loss = SquaredEuclideanLoss() if loss_name == "squared_euclidean" else None
+    loss = loss or KLDivergenceLoss()
+    problem = loss.bind(sp.csr_matrix(X) if sparse else X)
+    params = rng.uniform(0.5, 3.0, size=(5, 4))
+    labels = rng.randint(5, size=70)
+    expected = problem.loss_matrix(params)[np.arange(70), labels]
+    np.testing.assert_allclose(
+        problem.assigned_losses(params, labels), expected, rtol=1e-10, atol=1e-12
+    )

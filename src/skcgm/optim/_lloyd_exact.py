@@ -120,7 +120,7 @@ class ExactLloyd:
             if self.empty_cluster == "relocate" and np.any(counts == 0):
                 # The losses only now: KMeans too recomputes the distances
                 # for a relocation, which few iterations make.
-                min_losses = problem.reclassify(params, sample_weight)[1]
+                min_losses = problem.assigned_losses(params, labels)
                 before = labels.copy()
                 moved = relocate_empty(
                     problem, labels, min_losses, sample_weight, n_clusters

@@ -425,6 +425,31 @@ class SumOfMinLoss(metaclass=ABCMeta):
         statistics = _sum_statistics(blocks) if with_statistics else None
         return labels, min_losses, objective, statistics
 
+    def assigned_losses(self, params, labels):
+        """Loss of every sample at the parameter of its group.
+
+        :math:`f_i(x_{l_i})` for the labels :math:`l`, which need not be the
+        closest parameters. The generic family reads them from the loss
+        matrix, block by block.
+
+        Parameters
+        ----------
+        params : ndarray of shape (n_params, *param_shape)
+            The parameters.
+        labels : ndarray of shape (n_samples,)
+            The group of every sample.
+
+        Returns
+        -------
+        losses : ndarray of shape (n_samples,)
+            The losses, in float64.
+        """
+        losses = np.empty(self.n_samples)
+        for rows in row_blocks(self.n_samples, params.shape[0]):
+            block = self.loss_matrix(params, rows)
+            losses[rows] = np.take_along_axis(block, labels[rows, None], axis=1)[:, 0]
+        return losses
+
     def reclassify_partition(self, params, sample_weight):
         """Reclassify every sample, with the statistics and weights of the groups.
 
@@ -777,6 +802,28 @@ class SquaredEuclideanLoss(SumOfMinLoss):
 
     def group_statistics(self, membership, rows=slice(None)):
         return _group_sums(membership, self.X[rows])
+
+    def assigned_losses(self, params, labels):
+        # O(n d) where a reclassification costs O(n k d), as KMeans computes
+        # the distances of a relocation: the exact differences of dense rows,
+        # the stored entries of CSR ones.
+        losses = np.empty(self.n_samples)
+        params = np.asarray(params, dtype=self.X.dtype)
+        half_center_sq = 0.5 * np.einsum("ij,ij->i", params, params)
+        for rows in row_blocks(self.n_samples, self.n_features):
+            block, assigned = self.X[rows], labels[rows]
+            if sp.issparse(block):
+                cross = (block.multiply(params[assigned])).sum(axis=1)
+                values = (
+                    self._half_sq_norms[rows]
+                    + half_center_sq[assigned]
+                    - np.asarray(cross).ravel()
+                )
+                losses[rows] = np.maximum(values, 0)
+            else:
+                diff = block - params[assigned]
+                losses[rows] = 0.5 * np.einsum("ij,ij->i", diff, diff)
+        return losses
 
     def relocated_statistics(
         self, statistics, moved, from_labels, labels, sample_weight, n_params
