@@ -7,7 +7,8 @@ with a fixed seed), ``n_init=1``, ``tol=0`` and ``max_iter=--iters``: the
 same Lloyd trajectory, whose final labels should be identical. Where they
 are not, the share of equal labels is printed beside that of KMeans' own
 fit on one thread against two (the effect of summing in another order).
-Reported per cell: the median fit time over ``--runs`` runs of each, the
+Reported per cell: the median fit time over ``--runs`` runs of each (more
+for cells of a few milliseconds, about ``--min-time`` seconds of fits), the
 ratio ours / KMeans, the time per iteration (fit time / ``iters``), and the
 machine's floor for one iteration,
 
@@ -28,7 +29,7 @@ Usage::
     python benchmarks/bench_kmeans_grid.py [--n 10000,100000,1000000]
         [--d 2,32,256] [--k 8,32,256] [--dtypes float64,float32]
         [--layouts dense,csr] [--iters 5] [--runs 5] [--pause 0.005]
-        [--json PATH]
+        [--min-time 1.0] [--json PATH]
 """
 
 import argparse
@@ -48,6 +49,7 @@ from skcgm.cluster import SumOfMinKMeans
 SEED = 0
 TARGET_DENSE = 1.0
 TARGET_CSR = 1.2
+MAX_RUNS = 101
 
 
 def gemm_rate(dtype, size=2048, repeats=3):
@@ -95,7 +97,7 @@ def make_cell(n, d, k, dtype, layout, density):
     return X, init
 
 
-def run_cell(X, init, iters, runs, pause):
+def run_cell(X, init, iters, runs, pause, min_time):
     k = init.shape[0]
 
     def ours():
@@ -109,9 +111,15 @@ def run_cell(X, init, iters, runs, pause):
     times = {"ours": [], "kmeans": []}
     models = {}
     # One untimed fit each: the first call of a cell pays for thread start-up
-    # and first-touch page faults that the others do not.
+    # and first-touch page faults that the others do not. Cells of a few
+    # milliseconds get more runs, up to about min_time seconds each, so that
+    # a short disturbance (another process, the kernel reclaiming the pages
+    # of the previous cell) cannot take the median.
+    start = time.perf_counter()
     ours()
     theirs()
+    warmup = time.perf_counter() - start
+    runs = max(runs, min(MAX_RUNS, int(2 * min_time / max(warmup, 1e-6))))
     # Alternate the two, so that a change of machine load hits both alike.
     # Each library runs its own OpenMP runtime, whose idle threads spin for
     # about a millisecond after a parallel loop; the pause lets them sleep
@@ -132,6 +140,7 @@ def run_cell(X, init, iters, runs, pause):
             single = theirs()
         control = float(np.mean(single.labels_ == models["kmeans"].labels_))
     return {
+        "runs": runs,
         "ours_s": statistics.median(times["ours"]),
         "kmeans_s": statistics.median(times["kmeans"]),
         "same_labels": agreement == 1.0,
@@ -169,6 +178,12 @@ def main(argv=None):
     parser.add_argument(
         "--pause", type=float, default=0.005, help="seconds of sleep before each fit"
     )
+    parser.add_argument(
+        "--min-time",
+        type=float,
+        default=1.0,
+        help="seconds of fits per estimator and cell, at least --runs fits",
+    )
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args(argv)
     machine = machine_info()
@@ -192,7 +207,9 @@ def main(argv=None):
                             2 * entries * k / rates[dtype],
                             _nbytes(X) / read_bandwidth(X),
                         )
-                        record = run_cell(X, init, args.iters, args.runs, args.pause)
+                        record = run_cell(
+                            X, init, args.iters, args.runs, args.pause, args.min_time
+                        )
                         record.update(layout=layout, dtype=dtype, n=n, d=d, k=k)
                         record["floor_s"] = floor
                         record["ratio"] = record["ours_s"] / record["kmeans_s"]

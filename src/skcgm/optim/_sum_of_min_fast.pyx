@@ -23,6 +23,7 @@ run on one thread.
 from cython cimport floating
 from cython.parallel cimport parallel, prange, threadid
 from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy
 from scipy.linalg.cython_blas cimport dgemm, sgemm
 
 ctypedef fused index_t:
@@ -58,53 +59,55 @@ cdef inline Py_ssize_t _padded(Py_ssize_t size) noexcept nogil:
     return (size + PAD - 1) // PAD * PAD + PAD
 
 
-cdef inline void _cross(
+cdef inline void _scores(
     const floating* rows,
     const floating* centers,
+    const floating* half_center_sq,
     floating* out,
     int n_rows,
     int n_params,
     int n_features,
 ) noexcept nogil:
-    """``out[i, j] = <rows[i], centers[j]>``, row-major, by one GEMM.
+    """``out[i, j] = half_center_sq[j] - <rows[i], centers[j]>``, by one GEMM.
 
-    Row-major ``out`` (n_rows x k) is the column-major k x n_rows product of
-    the column-major views of the centers (d x k, transposed) and the rows
-    (d x n_rows).
+    The rows of ``out`` are filled with the half squared norms and the GEMM
+    subtracts the cross terms from them (``beta = 1``), as scikit-learn's
+    Lloyd iteration does: the argmin then reads one array. Row-major ``out``
+    (n_rows x k) is the column-major k x n_rows product of the column-major
+    views of the centers (d x k, transposed) and the rows (d x n_rows).
     """
     cdef char transa = b"T"
     cdef char transb = b"N"
+    cdef floating minus_one = -1.0
     cdef floating one = 1.0
-    cdef floating zero = 0.0
+    cdef Py_ssize_t i
+    for i in range(n_rows):
+        memcpy(out + i * n_params, half_center_sq, n_params * sizeof(floating))
     if floating is double:
-        dgemm(&transa, &transb, &n_params, &n_rows, &n_features, &one,
+        dgemm(&transa, &transb, &n_params, &n_rows, &n_features, &minus_one,
               <double*> centers, &n_features, <double*> rows, &n_features,
-              &zero, out, &n_params)
+              &one, out, &n_params)
     else:
-        sgemm(&transa, &transb, &n_params, &n_rows, &n_features, &one,
+        sgemm(&transa, &transb, &n_params, &n_rows, &n_features, &minus_one,
               <float*> centers, &n_features, <float*> rows, &n_features,
-              &zero, out, &n_params)
+              &one, out, &n_params)
 
 
 cdef inline Py_ssize_t _closest(
-    const floating* cross,
-    const floating* half_center_sq,
+    const floating* scores,
     Py_ssize_t n_params,
     floating* best_value,
 ) noexcept nogil:
-    """Index of the smallest :math:`\\frac12\\|x_j\\|^2 - \\langle y, x_j
-    \\rangle`, ties to the lowest (eq. 3.6), and that value."""
+    """Index of the smallest score :math:`\\frac12\\|x_j\\|^2 - \\langle
+    y, x_j \\rangle`, ties to the lowest (eq. 3.6), and that score."""
     cdef Py_ssize_t j, best = 0
-    cdef floating value, smallest = half_center_sq[0] - cross[0]
+    cdef floating smallest = scores[0]
     for j in range(1, n_params):
-        value = half_center_sq[j] - cross[j]
-        if value < smallest:
-            smallest = value
+        if scores[j] < smallest:
+            smallest = scores[j]
             best = j
     best_value[0] = smallest
     return best
-
-
 
 
 cdef void _add_part_sums(
@@ -215,16 +218,16 @@ def assign_dense(
                                (part + 1) * n_chunks // n_parts):
                 start = chunk * CHUNK
                 stop = min(start + CHUNK, n_rows)
-                _cross(&X[start, 0], &centers[0, 0], cross, <int> (stop - start),
-                       <int> n_params, <int> n_features)
+                _scores(&X[start, 0], &centers[0, 0], &half_center_sq[0], cross,
+                        <int> (stop - start), <int> n_params, <int> n_features)
                 # The chunk's totals in registers: through the part's array,
                 # which the compiler cannot tell apart from the outputs, every
                 # row would load and store them.
                 chunk_loss = 0.0
                 chunk_weight = 0.0
                 for i in range(start, stop):
-                    best = _closest(cross + (i - start) * n_params,
-                                    &half_center_sq[0], n_params, &best_value)
+                    best = _closest(cross + (i - start) * n_params, n_params,
+                                    &best_value)
                     loss = <double> best_value + <double> half_sample_sq[i]
                     loss = loss if loss > 0 else 0.0
                     labels[i] = best
@@ -317,14 +320,13 @@ def assign_csr(
                 chunk_loss = 0.0
                 chunk_weight = 0.0
                 for i in range(chunk * CHUNK, min(chunk * CHUNK + CHUNK, n_rows)):
-                    for j in range(n_params):
-                        cross[j] = 0
+                    memcpy(cross, &half_center_sq[0], n_params * sizeof(floating))
                     for p in range(indptr[i], indptr[i + 1]):
                         value = data[p]
                         offset = indices[p] * n_params
                         for j in range(n_params):
-                            cross[j] += value * centers_t[offset + j]
-                    best = _closest(cross, &half_center_sq[0], n_params, &best_value)
+                            cross[j] -= value * centers_t[offset + j]
+                    best = _closest(cross, n_params, &best_value)
                     loss = <double> best_value + <double> half_sample_sq[i]
                     loss = loss if loss > 0 else 0.0
                     labels[i] = best
