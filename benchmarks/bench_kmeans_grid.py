@@ -152,6 +152,38 @@ def run_cell(X, init, iters, runs, pause, min_time):
     }
 
 
+def summary(records):
+    """Markdown table of the ratios by layout and n: worst, median, cells on target."""
+    lines = [
+        "| layout | "
+        + " | ".join(f"n = {n:.0e}" for n in _sizes(records))
+        + " | all |",
+        "|---|" + "---|" * (len(_sizes(records)) + 1),
+    ]
+    for layout, target in (("dense", TARGET_DENSE), ("csr", TARGET_CSR)):
+        cells = [r for r in records if r["layout"] == layout]
+        if not cells:
+            continue
+        row = [layout]
+        for n in _sizes(records):
+            ratios = [r["ratio"] for r in cells if r["n"] == n]
+            if not ratios:
+                row.append("")
+                continue
+            row.append(
+                f"worst {max(ratios):.2f}, median {statistics.median(ratios):.2f}, "
+                f"{sum(q <= target for q in ratios)}/{len(ratios)} <= {target}"
+            )
+        ratios = [r["ratio"] for r in cells]
+        row.append(f"{sum(q <= target for q in ratios)}/{len(ratios)} <= {target}")
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def _sizes(records):
+    return sorted({r["n"] for r in records})
+
+
 def _agreement(record):
     if record["same_labels"]:
         return "yes"
@@ -234,6 +266,7 @@ def main(argv=None):
         print(f"dense: worst ratio {max(dense):.2f} (target <= {TARGET_DENSE})")
     if csr:
         print(f"CSR: worst ratio {max(csr):.2f} (target <= {TARGET_CSR})")
+    print(summary(records))
     print(machine_caption(machine), file=sys.stdout)
     if args.json:
         write_json(args.json, machine, vars(args) | {"gemm": rates}, records)
