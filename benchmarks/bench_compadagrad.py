@@ -26,6 +26,7 @@ Four parts, in one process, every estimator with ``loss='hinge'``,
 Usage::
 
     python benchmarks/bench_compadagrad.py [--json PATH] [--repeats 3]
+        [--target-only]
 """
 
 import argparse
@@ -257,6 +258,28 @@ TIME_ROWS = (
 )
 
 
+def _print_target(target, n, repeats):
+    print(
+        f"\nPart 3: one epoch, dense, d=1024, n={n}, batch_size="
+        f"{BATCH_SIZE}. Target: CompAdaGrad / SGDClassifier <= {TARGET_SGD_RATIO}.\n"
+    )
+    print(format_table({"d=1024": target}, TIME_ROWS, repeats))
+
+
+def _target_only(args, machine):
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        target = _sgd_target_part(args.n_target, 1024, args.repeats)
+    wall = time.perf_counter() - start
+    print(f"\n{machine_caption(machine)} Wall time {wall:.0f} s.")
+    _print_target(target, args.n_target, args.repeats)
+    if args.json:
+        config = {"k": K, "batch_size": BATCH_SIZE, **vars(args)}
+        results = {"sgd_target": target, "wall_time_s": wall}
+        write_json(args.json, machine, config, results)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="PATH", help="also write the results here")
@@ -284,8 +307,16 @@ def main(argv=None):
         help="batch size of part 4 (16; full-matrix AdaGrad costs an eigh of "
         "256 x 256 per step)",
     )
+    parser.add_argument(
+        "--target-only",
+        action="store_true",
+        help="run part 3 (the time target at d=1024) only",
+    )
     args = parser.parse_args(argv)
     machine = machine_info()
+    if args.target_only:
+        _target_only(args, machine)
+        return
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -318,11 +349,7 @@ def main(argv=None):
         f"({sparse['nnz per row']:.0f} non-zeros per row), n={args.n_sparse}.\n"
     )
     print(format_table({"sparse d=100000": sparse}, TIME_ROWS, args.repeats))
-    print(
-        f"\nPart 3: one epoch, dense, d=1024, n={args.n_target}, batch_size="
-        f"{BATCH_SIZE}. Target: CompAdaGrad / SGDClassifier <= {TARGET_SGD_RATIO}.\n"
-    )
-    print(format_table({"d=1024": target}, TIME_ROWS, args.repeats))
+    _print_target(target, args.n_target, args.repeats)
     print(
         f"\nPart 4: test error after one online pass, make_correlated_"
         f"classification(d, **{CORRELATED}), {args.n_train} train / {args.n_test} "
