@@ -21,6 +21,7 @@ from sklearn.utils import check_random_state
 from ..oracles import SRHT
 from ..utils._math import _next_power_of_two
 from ..utils._random import MAX_SEED
+from ..utils._validation import largest_magnitude
 from ._compadagrad import init_compadagrad_state
 from ._compadagrad_epochs import _fit_problem, _single_threaded_blas
 from ._row_readers import _rows
@@ -218,7 +219,7 @@ class CompAdaGradSolver:
             coef_max=float(np.finfo(X.dtype).max),
             # The largest absolute value of the training rows, which bounds
             # the decision values with ||coef||_1.
-            x_max=float(np.abs(X.data if sp.issparse(X) else X).max(initial=0.0)),
+            x_max=largest_magnitude(X.data if sp.issparse(X) else X),
             caller_pid=os.getpid(),
         )
 
