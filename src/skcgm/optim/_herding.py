@@ -191,9 +191,10 @@ def swap_refine(iterate, sequence, max_passes=MAX_SWAP_PASSES):
         n_swaps += swapped
         if swapped == 0:
             break
-    squared_mmd = iterate.mean_squared_norm() + (
-        sums[sequence].sum() / m - 2.0 * mean[sequence].sum()
-    ) / m
+    squared_mmd = (
+        iterate.mean_squared_norm()
+        + (sums[sequence].sum() / m - 2.0 * mean[sequence].sum()) / m
+    )
     return sequence, n_swaps, max(float(squared_mmd), 0.0)
 
 
