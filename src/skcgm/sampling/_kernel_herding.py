@@ -316,11 +316,12 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         :math:`O(n^2 d)` of the exact mean embedding; the squared MMD never
         increases. Needs ``learning_rate='herding'`` (uniform weights).
         Measured by ``benchmarks/bench_herding.py --refine`` (Gaussian
-        mixtures, m = sqrt(n), BENCHMARKS.md): 'swap' cut the squared MMD
-        to 0.1-0.3 of herding's at d = 2 and by 5-25% at d = 10, below
-        kernel thinning's (``goodpoints``) in every cell, but it made the fit
-        1.8-3.4 times slower at n = 4096, where the passes outweigh the mean
-        embedding. The default stays None, the paper's recursion, whose
+        mixtures, n = 2^12 to 2^16, m = sqrt(n), BENCHMARKS.md): 'swap' cut
+        the squared MMD to 0.05-0.11 of herding's at d = 2, by 17-22% at
+        d = 10 and 3-5% at d = 50, below kernel thinning's (``goodpoints``)
+        in every cell, in at most a quarter of its time; but it made the
+        fit 1.8-3.4 times slower than plain herding at n = 4096, where the
+        passes outweigh the mean embedding (1.1-1.5 times at 2^14). The default stays None, the paper's recursion, whose
         ``objective_history_`` describes the returned subset.
 
     random_state : int, RandomState instance or None, default=None
