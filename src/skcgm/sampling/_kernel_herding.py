@@ -321,8 +321,10 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         d = 10 and 3-5% at d = 50, below kernel thinning's (``goodpoints``)
         in every cell, in at most a quarter of its time; but it made the
         fit 1.8-3.4 times slower than plain herding at n = 4096, where the
-        passes outweigh the mean embedding (1.1-1.5 times at 2^14). The default stays None, the paper's recursion, whose
-        ``objective_history_`` describes the returned subset.
+        passes outweigh the mean embedding (1.1-1.5 times at 2^14). The
+        default stays None for that cost and because it is the paper's
+        recursion, whose ``objective_history_`` describes the returned
+        subset.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the random features ('rff', 'nystroem') and the LSH
