@@ -22,13 +22,25 @@ Two parts, in one process:
    over ``--seeds`` seeds, each seed drawing the RFF map and the index, the
    exact run using the same RFF map.
 
+3. **Refinement** (``--refine``, instead of parts 1 and 2). On the
+   mixture of part 1 at d in ``--dims`` (2, 10, 50) and n = 2^k for k in
+   ``--log2-n`` (12, 14, 16), m = sqrt(n): herding exact, herding exact with
+   ``refine='swap'`` and kernel thinning, side by side in one process; every
+   run draws the data with its own seed (kernel thinning uses it too), the
+   three fits are timed in turn and their exact-kernel squared MMD computed
+   with one data term. Per cell: medians over ``--runs`` runs of
+   MMD^2 / kernel thinning's and fit time / kernel thinning's, and the load
+   average before and after the cell.
+
 Usage::
 
     python benchmarks/bench_herding.py [--json PATH] [--max-log2-n 18]
+    python benchmarks/bench_herding.py --refine [--runs 5] [--dims 2 10 50]
 """
 
 import argparse
 import math
+import os
 import time
 
 import numpy as np
@@ -183,6 +195,85 @@ SCALING_ROWS = (
 )
 
 
+def _refine_cell(d, log2_n, runs):
+    """Herding, herding + swaps and kernel thinning on one (d, n) cell."""
+    n = 2**log2_n
+    m = 2 ** (log2_n // 2)
+    gamma = 1.0 / (2 * d)
+    load = os.getloadavg()[0]
+    rows = {"herding": [], "swap": [], "kt": []}
+    for run in range(runs):
+        X = make_gaussian_mixture(n, d, random_state=1000 * d + run)
+        norm = kernel_mean_squared_norm(X, gamma=gamma)
+        for label in ("herding", "swap"):
+            sampler = KernelHerdingSampler(
+                m,
+                gamma=gamma,
+                feature_map="exact",
+                maxip="exact",
+                refine="swap" if label == "swap" else None,
+            )
+            start = time.perf_counter()
+            sampler.fit(X)
+            elapsed = time.perf_counter() - start
+            mmd2 = squared_mmd(
+                X,
+                sampler.sample_indices_,
+                sampler.sample_weight_,
+                gamma=gamma,
+                data_term=norm,
+            )
+            rows[label].append((mmd2, elapsed))
+        start = time.perf_counter()
+        indices, weights, _ = _kernel_thinning(X, m, gamma, run)
+        elapsed = time.perf_counter() - start
+        mmd2 = squared_mmd(X, indices, weights, gamma=gamma, data_term=norm)
+        rows["kt"].append((mmd2, elapsed))
+    kt = np.array(rows["kt"])
+    out = {"d": d, "n": n, "m": m, "runs": runs}
+    for label in ("herding", "swap"):
+        ours = np.array(rows[label])
+        out[f"mmd2_ratio_{label}"] = float(np.median(ours[:, 0] / kt[:, 0]))
+        out[f"time_ratio_{label}"] = float(np.median(ours[:, 1] / kt[:, 1]))
+        out[f"time_{label}"] = float(np.median(ours[:, 1]))
+    out["time_kt"] = float(np.median(kt[:, 1]))
+    out["mmd2_kt"] = float(np.median(kt[:, 0]))
+    out["load"] = (load, os.getloadavg()[0])
+    return out
+
+
+def _refine_main(args):
+    machine = machine_info()
+    print(
+        "MMD^2 and fit time over kernel thinning's (goodpoints.kt.thin), "
+        f"medians of {args.runs} runs; exact RBF kernel, gamma = 1/(2d), "
+        f"m = sqrt(n).\n{machine_caption(machine)}",
+        flush=True,
+    )
+    header = (
+        "d   n       m    MMD2 herd/KT  MMD2 swap/KT  time herd/KT  "
+        "time swap/KT  KT s     swap s   load before/after"
+    )
+    print(header, flush=True)
+    cells = []
+    for log2_n in args.log2_n:
+        for d in args.dims:
+            row = _refine_cell(d, log2_n, args.runs)
+            cells.append(row)
+            print(
+                f"{d:<3d} {row['n']:<7d} {row['m']:<4d} "
+                f"{row['mmd2_ratio_herding']:<13.3f} {row['mmd2_ratio_swap']:<13.3f} "
+                f"{row['time_ratio_herding']:<13.3f} {row['time_ratio_swap']:<13.3f} "
+                f"{row['time_kt']:<8.2f} {row['time_swap']:<8.2f} "
+                f"{row['load'][0]:.2f}/{row['load'][1]:.2f}",
+                flush=True,
+            )
+            if args.json:
+                config = {"runs": args.runs, "dims": args.dims, "log2_n": args.log2_n}
+                write_json(args.json, machine, config, {"refine": cells})
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="PATH", help="also write the results here")
@@ -201,7 +292,21 @@ def main(argv=None):
         help="largest n = 2^k of the scaling part (16; the issue's 17 and 18 "
         "take longer and 2^18 x 256 RFF features hold 512 MiB)",
     )
+    parser.add_argument(
+        "--refine",
+        action="store_true",
+        help="only part 3: herding, herding + refine='swap', kernel thinning",
+    )
+    parser.add_argument("--runs", type=int, default=5, help="runs of part 3 (5)")
+    parser.add_argument(
+        "--dims", type=int, nargs="+", default=[2, 10, 50], help="d of part 3"
+    )
+    parser.add_argument(
+        "--log2-n", type=int, nargs="+", default=[12, 14, 16], help="k, n = 2^k"
+    )
     args = parser.parse_args(argv)
+    if args.refine:
+        return _refine_main(args)
     machine = machine_info()
 
     mmd = {}
