@@ -169,7 +169,8 @@ def swap_refine(iterate, sequence, max_passes=MAX_SWAP_PASSES):
     sequence = np.array(sequence, dtype=np.intp)
     m = sequence.shape[0]
     if m == 0:
-        return sequence, 0
+        # The empty subset embeds at 0: its squared distance to mu.
+        return sequence, 0, iterate.mean_squared_norm()
     mean, diag, sums = iterate.swap_terms(m)
     sums = np.array(sums, dtype=np.float64)
     # Delta_l(j) up to c_l, times m^2 / 2: -m m_j + diag_j / 2 + K_j - k(x_j, s_l).
