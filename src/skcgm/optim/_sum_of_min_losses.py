@@ -701,7 +701,7 @@ class SquaredEuclideanLoss(SumOfMinLoss):
     def assign(self, params, rows=slice(None), sample_weight=None):
         with_sums = sample_weight is not None
         if not with_sums:
-            sample_weight = np.ones(self.X[rows].shape[0])
+            sample_weight = np.ones(self._half_sq_norms[rows].shape[0])
         labels, min_losses, sums, _, _, _ = self._compiled_pass(
             params, rows, sample_weight, with_sums, n_threads=1
         )
