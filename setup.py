@@ -74,6 +74,10 @@ setup(
             sources=["src/skcgm/optim/_eigen_update.pyx"],
         ),
         Extension(
+            "skcgm.optim._compadagrad_fast",
+            sources=["src/skcgm/optim/_compadagrad_fast.pyx"],
+        ),
+        Extension(
             "skcgm.oracles._glm_loss_fast",
             sources=["src/skcgm/oracles/_glm_loss_fast.pyx"],
         ),

@@ -1007,22 +1007,44 @@ def test_blas_is_single_threaded_inside_the_solver(monkeypatch, n_jobs):
 
     seen = []
     run_epoch = module._run_epoch
+    compiled_epoch = module._CompiledEpoch.__call__
 
-    def spy(*args, **kwargs):
+    def blas_threads():
         seen.append(
             {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"}
         )
+
+    paths = []
+
+    def spy(*args, **kwargs):
+        blas_threads()
+        paths.append("python")
         return run_epoch(*args, **kwargs)
 
+    def compiled_spy(self, *args, **kwargs):
+        blas_threads()
+        paths.append("compiled")
+        return compiled_epoch(self, *args, **kwargs)
+
     monkeypatch.setattr(module, "_run_epoch", spy)
+    monkeypatch.setattr(module._CompiledEpoch, "__call__", compiled_spy)
     X, y = _multiclass_data()
-    with parallel_config(backend="threading"):
-        CompAdaGradClassifier(max_iter=1, tol=None, n_jobs=n_jobs).fit(X, y)
-    assert len(seen) == 3 and all(threads <= {1} for threads in seen)
+    # Full-matrix AdaGrad (k >= n_features, Python steps) and a subspace
+    # (the compiled epoch).
+    for n_components, path in ((64, "python"), (2, "compiled")):
+        seen.clear()
+        paths.clear()
+        with parallel_config(backend="threading"):
+            CompAdaGradClassifier(
+                n_components=n_components, max_iter=1, tol=None, n_jobs=n_jobs
+            ).fit(X, y)
+        assert len(seen) == 3 and all(threads <= {1} for threads in seen)
+        assert paths == [path] * 3
 
     model = CompAdaGradClassifier(max_iter=1, tol=None).fit(X, y)
     options = {**model._solver(1, None)._options(X), "caller_pid": -1}
     seen.clear()
+    paths.clear()
     module._fit_problem(
         _rows(X),
         np.where(y == 0, 1.0, -1.0),

@@ -15,12 +15,37 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from ..oracles import (
+    HingeLoss,
+    LogisticLoss,
+    ModifiedHuberLoss,
+    PerceptronLoss,
+    SquaredHingeLoss,
+)
 from ..utils._blocks import single_threaded_blas
-from ._compadagrad import _make_stepper
+from . import _compadagrad_fast
+from ._compadagrad import _make_stepper, _step_params
+from ._row_readers import _DenseRows
 
 _FLOAT64_MAX = float(np.finfo(np.float64).max)
 # The options passed to the step under their own names (eta0 becomes eta).
 _STEP_OPTIONS = ("alpha", "penalty", "l1_ratio", "tau", "delta", "variant")
+
+
+# The losses and variants of the compiled epoch, by their codes there.
+_LOSS_CODES = {
+    HingeLoss: _compadagrad_fast.HINGE,
+    PerceptronLoss: _compadagrad_fast.PERCEPTRON,
+    SquaredHingeLoss: _compadagrad_fast.SQUARED_HINGE,
+    ModifiedHuberLoss: _compadagrad_fast.MODIFIED_HUBER,
+    LogisticLoss: _compadagrad_fast.LOG_LOSS,
+}
+_VARIANT_CODES = {
+    "paper": _compadagrad_fast.PAPER,
+    "theory": _compadagrad_fast.THEORY,
+    "balanced": _compadagrad_fast.BALANCED,
+    "adaptive": _compadagrad_fast.ADAPTIVE,
+}
 
 
 def _penalty_value(penalty, alpha, l1_ratio, w):
@@ -122,6 +147,149 @@ def _run_epoch(
     return state, intercept, intercept_sq, objective
 
 
+class _CompiledEpoch:
+    """The epoch of :func:`_run_epoch` in one compiled call, where it applies.
+
+    :mod:`skcgm.optim._compadagrad_fast` runs the default path: dense rows,
+    float64 state, a squared-l2 penalty or none, an SRHT subspace strictly
+    between 0 and the padded dimension and a margin loss of
+    ``SGDClassifier``. :meth:`build` returns None for anything else, which
+    :func:`_run_epoch` then runs step by step. A step the compiled loop
+    hands back (a factorization that failed) is taken by the Python step,
+    whose fallbacks handle it.
+    """
+
+    def __init__(self, rows, projection, options, step_params):
+        eta, _, lam2, tau, delta, variant = step_params
+        k, n = projection.components_.shape
+        self.X = rows.X
+        self.projection = projection
+        self.n, self.k = n, k
+        self.params = (eta, lam2, tau, delta, _VARIANT_CODES[variant])
+        self.alpha_l2 = 0.0 if options["penalty"] is None else options["alpha"]
+        self.loss = _LOSS_CODES[type(options["loss"])]
+        n_doubles, n_indices = _compadagrad_fast.workspace_sizes(
+            n, k, options["batch_size"]
+        )
+        self.work = np.empty(n_doubles)
+        self.iwork = np.empty(n_indices, dtype=np.intp)
+
+    @classmethod
+    def build(cls, rows, state, projection, options):
+        """The compiled epoch of this problem, or None where it does not apply."""
+        k, n = projection.components_.shape
+        step_params = _step_params(
+            projection,
+            options["eta0"],
+            options["alpha"],
+            options["penalty"],
+            options["l1_ratio"],
+            options["tau"],
+            options["delta"],
+            options["variant"],
+        )
+        applies = (
+            isinstance(rows, _DenseRows)
+            and rows.X.dtype in (np.float32, np.float64)
+            and rows.X.flags.c_contiguous
+            and 0 < k < n
+            and hasattr(projection, "rows_")
+            and step_params[1] == 0.0
+            and type(options["loss"]) in _LOSS_CODES
+            and all(
+                array.dtype == np.float64
+                for array in (state.coef, state.subspace_gram, state.complement_sq)
+            )
+        )
+        return cls(rows, projection, options, step_params) if applies else None
+
+    def __call__(
+        self,
+        rows,
+        order,
+        y,
+        signed_weights,
+        weights,
+        state,
+        intercept,
+        intercept_sq,
+        step,
+        options,
+        loss,
+        need_loss,
+        epoch,
+    ):
+        """One epoch; the arguments and results of :func:`_run_epoch`.
+
+        ``rows`` and ``loss`` are those the epoch was built with.
+        """
+        fast = _compadagrad_fast
+        cache = state.subspace_eigh
+        valid = cache is not None and cache[2] == state.n_updates
+        mu = np.array(cache[0], dtype=np.float64) if valid else np.zeros(self.k)
+        V = (
+            np.array(cache[1], dtype=np.float64, order="F")
+            if valid
+            else np.zeros((self.k, self.k), order="F")
+        )
+        counters = np.array([state.n_updates, state.n_flops, valid], dtype=np.int64)
+        scalars = np.array([intercept, intercept_sq, 0.0, 0.0, 0.0])
+        empty = np.empty(0)
+        order = (
+            np.empty(0, dtype=np.intp)
+            if order is None
+            else order.astype(np.intp, copy=False)
+        )
+        batch, resume = 0, False
+        while True:
+            status, batch = fast.dense_epoch(
+                self.X,
+                order,
+                y,
+                signed_weights,
+                weights if need_loss else empty,
+                state.coef,
+                state.subspace_gram,
+                state.complement_sq,
+                mu,
+                V,
+                self.projection.rows_,
+                self.projection.signs_,
+                float(self.projection.scale_),
+                *self.params,
+                self.alpha_l2,
+                self.loss,
+                need_loss,
+                options["fit_intercept"],
+                options["coef_max"],
+                options["x_max"],
+                options["batch_size"],
+                batch,
+                resume,
+                scalars,
+                counters,
+                self.work,
+                self.iwork,
+            )
+            state.n_updates, state.n_flops = int(counters[0]), int(counters[1])
+            if counters[2]:
+                state.subspace_eigh = (mu.copy(), V.copy(), state.n_updates)
+            if status == fast.DONE:
+                break
+            if status == fast.OVERFLOW:
+                raise _overflow_error(epoch)
+            try:
+                step(state, self.work[: self.n].copy())
+            except FloatingPointError as exc:
+                raise _overflow_error(epoch) from exc
+            mu[:], V[:] = state.subspace_eigh[0], state.subspace_eigh[1]
+            counters[:] = state.n_updates, state.n_flops, 1
+            resume = True
+        n_samples = y.shape[0]
+        objective = (scalars[2] + scalars[3]) / n_samples if need_loss else np.nan
+        return state, float(scalars[0]), float(scalars[1]), objective
+
+
 @contextmanager
 def _single_threaded_blas(limit=True):
     """Limit BLAS to one thread, if ``limit``.
@@ -216,6 +384,7 @@ def _fit_problem(
         val_rows, val_y, val_weights = validation
         val_batch = val_rows.take(slice(0, val_y.shape[0]))
     rng = np.random.RandomState(seed) if options["shuffle"] else None
+    run_epoch = _CompiledEpoch.build(rows, state, projection, options) or _run_epoch
 
     best_objective = np.inf
     best_score = -np.inf
@@ -239,7 +408,7 @@ def _fit_problem(
                 order = rng.permutation(n_samples)
                 y_e, signed_e = y[order], signed_weights[order]
                 weights_e = weights[order] if need_loss else None
-            state, intercept, intercept_sq, objective = _run_epoch(
+            state, intercept, intercept_sq, objective = run_epoch(
                 rows,
                 order,
                 y_e,
