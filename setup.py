@@ -5,9 +5,9 @@ pyproject.toml without an experimental table, so they stay here. Compiled code
 is added only where a benchmark showed NumPy could not reach its target
 (ARCHITECTURE.md, "Kernels"); setuptools cythonizes the .pyx sources.
 
-The squared-Euclidean Lloyd pass runs on OpenMP threads where the compiler
-supports them (as scikit-learn's own kernels do); a compiler without OpenMP
-builds the same loops single-threaded.
+The squared-Euclidean Lloyd pass and the CompAdaGrad step run on OpenMP
+threads where the compiler supports them (as scikit-learn's own kernels do);
+a compiler without OpenMP builds the same loops single-threaded.
 """
 
 import os
@@ -18,7 +18,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 # Modules whose loops use cython.parallel.
-OPENMP_MODULES = {"skcgm.optim._sum_of_min_fast"}
+OPENMP_MODULES = {"skcgm.optim._sum_of_min_fast", "skcgm.optim._compadagrad_fast"}
 
 
 def _openmp_flags(compiler):
@@ -38,8 +38,8 @@ def _openmp_flags(compiler):
             )
         except Exception:  # noqa: BLE001 - any compiler or linker failure
             warnings.warn(
-                "The compiler does not support OpenMP: the Lloyd pass of "
-                "skcgm will run on one thread.",
+                "The compiler does not support OpenMP: the Lloyd pass and the "
+                "CompAdaGrad step of skcgm will run on one thread.",
                 stacklevel=1,
             )
             return [], []

@@ -297,3 +297,34 @@ def test_an_overflow_in_the_compiled_loop_raises_sgds_error():
             fit()
         messages.append(str(exc.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("n_components", [3, 16, 40])
+def test_results_do_not_depend_on_the_number_of_threads(n_components):
+    # The pieces of a step do the same arithmetic on any thread, and the
+    # rotation is always cut in the same halves: bit for bit equal.
+    X, y = _data(n_samples=200, n_features=60)
+    model = CompAdaGradClassifier(n_components=n_components, max_iter=1, tol=None)
+    model.fit(X, y)
+    solver = model._solver(1, None)
+    options = solver._options(X)
+    signs = np.where(y == model.classes_[1], 1.0, -1.0)
+    results = []
+    for n_threads in (1, 2):
+        solution = solver.init_solution(X.shape[1], 1, 0)
+        state, intercept, *_ = _compadagrad_epochs._fit_problem(
+            _rows(X),
+            signs,
+            np.ones(X.shape[0]),
+            solution.states[0],
+            0.0,
+            0.0,
+            solution.projection,
+            options={**options, "n_threads": n_threads},
+            max_iter=3,
+            seed=0,
+        )
+        results.append((state.coef.copy(), state.subspace_gram.copy(), intercept))
+    assert_array_equal(results[0][0], results[1][0])
+    assert_array_equal(results[0][1], results[1][1])
+    assert results[0][2] == results[1][2]

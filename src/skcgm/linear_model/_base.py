@@ -45,7 +45,8 @@ class _BaseLinearClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
         tags.input_tags.sparse = True
         return tags
 
-    def _validate_X_y(self, X, y, reset):
+    def _validate_X_y(self, X, y, reset, return_magnitude=False):
+        """Validated ``(X, y)``, and the largest ``|X|`` if ``return_magnitude``."""
         X, y = validate_data(
             self,
             X,
@@ -56,8 +57,8 @@ class _BaseLinearClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
             order="C",
         )
         check_classification_targets(y)
-        check_square_range(X)
-        return X, y
+        magnitude = check_square_range(X)
+        return (X, y, magnitude) if return_magnitude else (X, y)
 
     def predict_log_proba(self, X):
         """Log of the probability estimates (see :meth:`predict_proba`).

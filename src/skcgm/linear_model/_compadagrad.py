@@ -605,7 +605,7 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         previous = None
         if self.warm_start and hasattr(self, "state_"):
             previous = (self.coef_.shape[1], self.classes_)
-        X, y = self._validate_X_y(X, y, reset=True)
+        X, y, x_max = self._validate_X_y(X, y, reset=True, return_magnitude=True)
         classes = _check_classes(np.unique(y))
         n_problems = 1 if classes.shape[0] == 2 else classes.shape[0]
         projection_seed, seeds = draw_seeds(self.random_state, n_problems)
@@ -639,7 +639,9 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         weights = problem_weights(
             sample_weight, class_weight, classes, y, mean_one=True
         )
-        result = solver.solve(X, y, weights, solution, classes, seeds, validation)
+        result = solver.solve(
+            X, y, weights, solution, classes, seeds, validation, x_max=x_max
+        )
         self._commit(solution, classes, X.dtype, X.shape[1])
         self.n_iter_ = result.n_iter
         self.t_ = result.n_steps + 1
@@ -717,7 +719,7 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
                     f"`classes={classes!r}` is not the same as on the first call "
                     f"to partial_fit, was: {self.classes_!r}."
                 )
-        X, y = self._validate_X_y(X, y, reset=first_call)
+        X, y, x_max = self._validate_X_y(X, y, reset=first_call, return_magnitude=True)
         if first_call:
             classes = _check_classes(unique_labels(classes))
         else:
@@ -737,7 +739,7 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
             solution = self._fitted_solution()
         class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
         weights = problem_weights(sample_weight, class_weight, classes, y)
-        result = solver.solve(X, y, weights, solution, classes, seeds)
+        result = solver.solve(X, y, weights, solution, classes, seeds, x_max=x_max)
         previous_best = None if first_call else getattr(self, "best_loss_", None)
         self._commit(solution, classes, X.dtype, X.shape[1])
         self.n_iter_ = 1

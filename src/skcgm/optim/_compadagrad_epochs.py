@@ -171,6 +171,7 @@ class _CompiledEpoch:
         n_doubles, n_indices = _compadagrad_fast.workspace_sizes(
             n, k, options["batch_size"]
         )
+        self.n_threads = options.get("n_threads", 1)
         self.work = np.empty(n_doubles)
         self.iwork = np.empty(n_indices, dtype=np.intp)
 
@@ -270,6 +271,7 @@ class _CompiledEpoch:
                 counters,
                 self.work,
                 self.iwork,
+                self.n_threads,
             )
             state.n_updates, state.n_flops = int(counters[0]), int(counters[1])
             if counters[2]:

@@ -28,10 +28,18 @@ Python step, whose fallbacks handle it.
 
 from libc.math cimport exp, fabs, isfinite, log1p, sqrt
 from libc.string cimport memcpy, memset
+from cython.parallel cimport prange
 from scipy.linalg.cython_blas cimport ddot, dgemv
 from scipy.linalg.cython_lapack cimport dpotrf, dpotrs, dsyevd
 
-from ._eigen_update cimport rank_one_update_inplace
+from ._eigen_update cimport (
+    Secular,
+    secular_finish,
+    secular_prepare,
+    secular_root,
+    secular_rotate,
+    secular_weights,
+)
 
 ctypedef fused floating:
     float
@@ -73,8 +81,8 @@ def workspace_sizes(Py_ssize_t n, Py_ssize_t k, Py_ssize_t batch_size):
     dsyevd's work array (1 + 6 k + 2 k^2) and its 3 + 5 k integers.
     """
     return (
-        10 * n + batch_size + 10 * k + 3 * k * k + 1 + 6 * k + 4 * k * k,
-        3 + 5 * k,
+        11 * n + batch_size + 10 * k + 3 * k * k + 1 + 6 * k + 4 * k * k,
+        3 + 5 * k + batch_size,
     )
 
 
@@ -86,30 +94,48 @@ cdef inline long long _log2(Py_ssize_t n) noexcept nogil:
     return r
 
 
-cdef void _fwht(double* a, double* b, Py_ssize_t n) noexcept nogil:
-    """Unnormalized Walsh-Hadamard transforms of ``a`` and ``b`` in place.
+cdef inline void _fwht_one(double* a, Py_ssize_t n) noexcept nogil:
+    """Unnormalized Walsh-Hadamard transform of ``a`` in place.
 
-    Sylvester order; ``b`` may be NULL. Two vectors share the loops: their
-    butterflies are independent, so they fill the pipeline together.
+    Sylvester order. Two butterfly stages at a time (radix 4): the same
+    additions in the same order as one stage after the other, with half
+    the loads and stores.
     """
     cdef Py_ssize_t h = 1, i, j
-    cdef double u, v
-    while h < n:
+    cdef double u0, u1, u2, u3, v0, v1, v2, v3
+    while 4 * h <= n:
         i = 0
         while i < n:
             for j in range(i, i + h):
-                u = a[j]
-                v = a[j + h]
-                a[j] = u + v
-                a[j + h] = u - v
-            if b != NULL:
-                for j in range(i, i + h):
-                    u = b[j]
-                    v = b[j + h]
-                    b[j] = u + v
-                    b[j + h] = u - v
-            i += 2 * h
-        h *= 2
+                u0 = a[j]
+                u1 = a[j + h]
+                u2 = a[j + 2 * h]
+                u3 = a[j + 3 * h]
+                v0 = u0 + u1
+                v1 = u0 - u1
+                v2 = u2 + u3
+                v3 = u2 - u3
+                a[j] = v0 + v2
+                a[j + h] = v1 + v3
+                a[j + 2 * h] = v0 - v2
+                a[j + 3 * h] = v1 - v3
+            i += 4 * h
+        h *= 4
+    if h < n:
+        # One stage left (n an odd power of two).
+        for j in range(h):
+            u0 = a[j]
+            u1 = a[j + h]
+            a[j] = u0 + u1
+            a[j + h] = u0 - u1
+
+
+cdef void _fwht(double* a, double* b, Py_ssize_t n) noexcept nogil:
+    """Unnormalized Walsh-Hadamard transforms of ``a`` and ``b`` (may be
+    NULL) in place."""
+    _fwht_one(a, n)
+    if b != NULL:
+        _fwht_one(b, n)
 
 
 cdef struct Projection:
@@ -144,18 +170,23 @@ cdef void _apply_transpose(
     Projection* P, const double* u1, const double* u2, double scale,
     double* out1, double* out2,
 ) noexcept nogil:
-    """``out1 = scale Pi^T u1`` and ``out2 = scale Pi^T u2`` (n entries)."""
+    """``out1 = scale Pi^T u1`` and ``out2 = scale Pi^T u2`` (n entries;
+    ``u2`` may be NULL)."""
     cdef Py_ssize_t i
     cdef double f = P.factor * scale
     memset(out1, 0, P.n * sizeof(double))
-    memset(out2, 0, P.n * sizeof(double))
     for i in range(P.k):
         out1[P.rows[i]] = u1[i]
-        out2[P.rows[i]] = u2[i]
-    _fwht(out1, out2, P.n)
+    if u2 != NULL:
+        memset(out2, 0, P.n * sizeof(double))
+        for i in range(P.k):
+            out2[P.rows[i]] = u2[i]
+    _fwht(out1, out2 if u2 != NULL else NULL, P.n)
     for i in range(P.n):
         out1[i] *= f * P.signs[i]
-        out2[i] *= f * P.signs[i]
+    if u2 != NULL:
+        for i in range(P.n):
+            out2[i] *= f * P.signs[i]
 
 
 cdef struct Step:
@@ -181,141 +212,286 @@ cdef int _eigh_fresh(
     return info
 
 
+cdef struct Workspace:
+    # n entries each.
+    double* t
+    double* t2
+    double* pg
+    double* pxb
+    double* s_new
+    double* dvec
+    double* b
+    double* by
+    double* back
+    double* x_new
+    # k entries each.
+    double* p
+    double* px
+    double* kappa
+    double* vp
+    double* vx
+    double* rhs
+    double* z
+    double* nu
+    double* mu_new
+    double* mu_cut
+    # k x k each, then the scratch of the eigen-update or dsyevd.
+    double* S_new
+    double* V_new
+    double* M
+    double* scratch
+    Py_ssize_t* index
+
+
+cdef Workspace _workspace(double* w, Py_ssize_t* iw, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
+    """Cut the step's workspace (see ``workspace_sizes``) into its arrays."""
+    cdef Workspace ws
+    ws.t = w
+    ws.t2 = w + n
+    ws.pg = w + 2 * n
+    ws.pxb = w + 3 * n
+    ws.s_new = w + 4 * n
+    ws.dvec = w + 5 * n
+    ws.b = w + 6 * n
+    ws.by = w + 7 * n
+    ws.back = w + 8 * n
+    ws.x_new = w + 9 * n
+    w = w + 10 * n
+    ws.p = w
+    ws.px = w + k
+    ws.kappa = w + 2 * k
+    ws.vp = w + 3 * k
+    ws.vx = w + 4 * k
+    ws.rhs = w + 5 * k
+    ws.z = w + 6 * k
+    ws.nu = w + 7 * k
+    ws.mu_new = w + 8 * k
+    ws.mu_cut = w + 9 * k
+    w = w + 10 * k
+    ws.S_new = w
+    ws.V_new = w + k * k
+    ws.M = w + 2 * k * k
+    ws.scratch = w + 3 * k * k
+    ws.index = iw
+    return ws
+
+
+cdef int _eigen_start(
+    Projection* P, Workspace* ws, Secular* sec, const double* mu,
+    const double* V, bint fresh,
+) noexcept nogil:
+    """The serial start of the eigenpairs of S_new into mu_new, V_new.
+
+    Afresh (dsyevd), or the cached pairs copied and the rank-one update's
+    deflation and secular equation set up. Returns 0 when the secular
+    equation remains to be solved, 1 when the pairs are complete, 2 if
+    dsyevd failed.
+    """
+    cdef Py_ssize_t k = P.k
+    if fresh:
+        if _eigh_fresh(k, ws.S_new, ws.mu_new, ws.V_new, ws.scratch, <int*>ws.index):
+            return 2
+        return 1
+    memcpy(ws.mu_new, mu, k * sizeof(double))
+    memcpy(ws.V_new, V, k * k * sizeof(double))
+    return secular_prepare(sec, k, ws.mu_new, ws.V_new, ws.p, ws.scratch, ws.index)
+
+
+cdef int _complement_factor(
+    Projection* P, Step* st, Workspace* ws, const double* x,
+) noexcept nogil:
+    """The complement of eqs. (14)-(15) up to its system: ``B y`` into
+    ``by``, ``Pi B y`` into ``nu`` and the Cholesky factor of ``Pi B Pi^T``
+    into ``M``. Returns 0, or 2 if the factorization failed."""
+    cdef Py_ssize_t n = P.n, k = P.k, i, j
+    cdef double lam = st.lam, a
+    cdef int info = 0, kk = <int>k
+    cdef char uplo = b"L"
+    for i in range(n):
+        ws.b[i] = 1.0 / (ws.dvec[i] + lam)
+        ws.by[i] = ((x[i] - ws.pxb[i]) * ws.dvec[i] - st.eta * ws.pg[i]) * ws.b[i]
+    # Pi B Pi^T from one transform of b (see _srht_weighted_gram).
+    memcpy(ws.t2, ws.b, n * sizeof(double))
+    _fwht(ws.t2, NULL, n)
+    a = st.c2 / n
+    for j in range(k):
+        for i in range(k):
+            ws.M[i + j * k] = ws.t2[P.rows[i] ^ P.rows[j]] * a
+    _apply(P, ws.by, NULL, ws.t2, NULL, ws.nu, NULL)
+    dpotrf(&uplo, &kk, ws.M, &kk, &info)
+    return 2 if info != 0 else 0
+
+
+cdef int _complement_finish(Projection* P, Workspace* ws) noexcept nogil:
+    """``nu = (Pi B Pi^T)^{-1} Pi B y`` and ``x_perp = B y - B Pi^T nu``
+    into ``back``. Returns 0, or 2 if the solve failed."""
+    cdef Py_ssize_t i
+    cdef int info = 0, kk = <int>P.k, one = 1
+    cdef char uplo = b"L"
+    dpotrs(&uplo, &kk, &one, ws.M, &kk, ws.nu, &kk, &info)
+    if info != 0:
+        return 2
+    _apply_transpose(P, ws.nu, NULL, 1.0, ws.back, NULL)
+    for i in range(P.n):
+        ws.back[i] = ws.by[i] - ws.b[i] * ws.back[i]
+    return 0
+
+
+cdef void _touch(const char** rows, Py_ssize_t n_rows, Py_ssize_t row_bytes,
+                 int* sink) noexcept nogil:
+    """Read the next mini-batch's rows, a byte per cache line, so that they
+    come from the shared cache, not from memory, when the step ends."""
+    cdef Py_ssize_t i, j
+    cdef int total = 0
+    for i in range(n_rows):
+        for j in range(0, row_bytes, 64):
+            total += rows[i][j]
+    sink[0] = total
+
+
 cdef int _step(
     Projection* P, Step* st, double* x, double* S, double* s, double* mu,
     double* V, long long* counters, double* g, double* w, Py_ssize_t* iw,
+    int n_threads, const char** next_rows, Py_ssize_t n_next,
+    Py_ssize_t row_bytes,
 ) noexcept nogil:
     """One l2 CompAdaGrad step with gradient ``g``, committed if finite.
 
-    Returns DONE, OVERFLOW (the state unchanged) or PYTHON_STEP (the state
-    unchanged; the Python step must take it).
+    The eigen-update of the subspace and the complement's solve depend on
+    the statistics only, not on each other: with ``n_threads = 2`` they run
+    on two threads, and the complement's thread then reads the next
+    mini-batch's rows (``next_rows``) into the cache. Returns DONE,
+    OVERFLOW (the state unchanged) or PYTHON_STEP (the state unchanged; the
+    Python step must take it).
     """
-    cdef Py_ssize_t n = P.n, k = P.k, i, j
+    cdef Py_ssize_t n = P.n, k = P.k, i, j, part, task, half, n_roots
+    cdef int eigen
     cdef double c2 = st.c2, lam = st.lam, a, total, root_sum, rank, top
     cdef long long flops, n_updates = counters[0]
-    cdef bint fresh
-    cdef int info = 0, kk = <int>k, one = 1, i_one = 1
+    cdef bint fresh, failed
+    cdef Secular sec
+    cdef int i_one = 1, kk = <int>k
+    cdef int status[2]
     cdef double d_one = 1.0, d_zero = 0.0
-    cdef char trans_t = b"T", trans_n = b"N", uplo = b"L"
-    # Workspace layout.
-    cdef double* t = w
-    cdef double* pg = t + n
-    cdef double* pxb = pg + n
-    cdef double* s_new = pxb + n
-    cdef double* dvec = s_new + n
-    cdef double* b = dvec + n
-    cdef double* by = b + n
-    cdef double* back = by + n
-    cdef double* x_new = back + n
-    cdef double* p = x_new + n
-    cdef double* px = p + k
-    cdef double* kappa = px + k
-    cdef double* vp = kappa + k
-    cdef double* vx = vp + k
-    cdef double* rhs = vx + k
-    cdef double* z = rhs + k
-    cdef double* nu = z + k
-    cdef double* mu_new = nu + k
-    cdef double* mu_cut = mu_new + k
-    cdef double* S_new = mu_cut + k
-    cdef double* V_new = S_new + k * k
-    cdef double* M = V_new + k * k
-    cdef double* scratch = M + k * k  # 4 k + 4 k^2, then dsyevd's work
-    cdef Py_ssize_t* index = iw  # 2 k, then dsyevd's iwork
+    cdef char trans_t = b"T", trans_n = b"N"
+    cdef Workspace ws = _workspace(w, iw, n, k)
 
     # 1. Statistics, including g_t: p = Pi g, Pi x, P g and P x.
-    _apply(P, g, x, t, back, p, px)
-    _apply_transpose(P, p, px, 1.0 / c2, pg, pxb)
+    _apply(P, g, x, ws.t, ws.back, ws.p, ws.px)
+    _apply_transpose(P, ws.p, ws.px, 1.0 / c2, ws.pg, ws.pxb)
     for j in range(k):
         for i in range(k):
-            S_new[i + j * k] = S[i + j * k] + p[i] * p[j]
+            ws.S_new[i + j * k] = S[i + j * k] + ws.p[i] * ws.p[j]
     for i in range(n):
-        pg[i] = g[i] - pg[i]  # P_perp g
-        s_new[i] = s[i] + pg[i] * pg[i]
+        ws.pg[i] = g[i] - ws.pg[i]  # P_perp g
+        ws.s_new[i] = s[i] + ws.pg[i] * ws.pg[i]
     for i in range(k * k):
-        if not isfinite(S_new[i]):
+        if not isfinite(ws.S_new[i]):
             return 1
     for i in range(n):
-        if not isfinite(s_new[i]):
+        if not isfinite(ws.s_new[i]):
             return 1
-    flops = 8 * n * k + 2 * k * k + 5 * n
+        ws.dvec[i] = (sqrt(ws.s_new[i]) + st.delta) * st.tau
+    flops = 8 * n * k + 2 * k * k + 5 * n + 3 * n
 
-    # 2. Eigenpairs of S_new: the cached ones updated, or afresh.
+    # 2. The eigenpairs of S_new and the complement's solve. They depend on
+    # the statistics only, so their pieces are shared out among the
+    # threads: first a read of the next mini-batch's rows, the
+    # factorization of the complement's system and the roots of the secular
+    # equation, as the threads come free; then the update vector beside the
+    # complement's solve; then the rotation of the eigenvectors in halves.
     fresh = counters[2] == 0 or n_updates % EIGH_REFRESH_STEPS == 0
-    if not fresh:
-        memcpy(mu_new, mu, k * sizeof(double))
-        memcpy(V_new, V, k * k * sizeof(double))
-        info = rank_one_update_inplace(k, mu_new, V_new, p, scratch, index)
-        fresh = info != 0
-        flops += 12 * k * k + 2 * k * k * k
+    eigen = _eigen_start(P, &ws, &sec, mu, V, fresh)
+    if eigen == 2:
+        return 2
+    n_roots = sec.n_kept if eigen == 0 else 0
+    for task in prange(n_roots + 2, num_threads=n_threads, schedule="dynamic"):
+        # The longest tasks first, so that the threads finish together.
+        if task == 0:
+            _touch(next_rows, n_next, row_bytes, &status[1])
+        elif task == 1:
+            status[0] = _complement_factor(P, st, &ws, x)
+        else:
+            secular_root(&sec, task - 2)
+    if status[0] != 0:
+        return 2
     if fresh:
-        info = _eigh_fresh(k, S_new, mu_new, V_new, scratch, <int*>index)
-        if info != 0:
-            return 2
         flops += 9 * k * k * k
-    # Eigenvalues at rounding level are zeros (see the Python step).
-    top = mu_new[k - 1]
+    else:
+        flops += 12 * k * k + 2 * k * k * k
+    failed = False
+    for i in range(n_roots):
+        failed = failed or sec.infos[i] != 0
+    if failed:
+        # As the Python step: a fresh decomposition instead.
+        if _eigh_fresh(k, ws.S_new, ws.mu_new, ws.V_new, ws.scratch, <int*>ws.index):
+            return 2
+        flops += 9 * k * k * k - (12 * k * k + 2 * k * k * k)
+        n_roots = 0
+    for part in prange(2, num_threads=n_threads, schedule="static"):
+        if part == 0:
+            if n_roots:
+                secular_weights(&sec, 0, n_roots)
+        else:
+            status[0] = _complement_finish(P, &ws)
+    if status[0] != 0:
+        return 2
+    if n_roots:
+        half = n_roots // 2
+        for part in prange(2, num_threads=n_threads, schedule="static"):
+            if part == 0:
+                secular_rotate(&sec, ws.mu_new, ws.V_new, 0, half)
+            else:
+                secular_rotate(&sec, ws.mu_new, ws.V_new, half, n_roots)
+    if eigen == 0 and not failed:
+        secular_finish(&sec, ws.mu_new, ws.V_new)
+
+    # 3. Subspace part, eq. (13), in the eigenbasis. Eigenvalues at
+    # rounding level are zeros (see the Python step).
+    top = ws.mu_new[k - 1]
     for i in range(k):
-        mu_cut[i] = 0.0 if mu_new[i] <= k * EPS * top else mu_new[i]
+        ws.mu_cut[i] = 0.0 if ws.mu_new[i] <= k * EPS * top else ws.mu_new[i]
     if st.variant == 0:
         for i in range(k):
-            kappa[i] = sqrt(mu_cut[i] + st.delta)
+            ws.kappa[i] = sqrt(ws.mu_cut[i] + st.delta)
     else:
         for i in range(k):
-            kappa[i] = (sqrt(mu_cut[i] / c2) + st.delta) / c2
+            ws.kappa[i] = (sqrt(ws.mu_cut[i] / c2) + st.delta) / c2
         if st.variant == 2:
             a = sqrt(<double>k)
             for i in range(k):
-                kappa[i] /= a
+                ws.kappa[i] /= a
             flops += k
         elif st.variant == 3:
             total = 0.0
             root_sum = 0.0
             for i in range(k):
-                total += mu_cut[i]
-                root_sum += sqrt(mu_cut[i])
+                total += ws.mu_cut[i]
+                root_sum += sqrt(ws.mu_cut[i])
             rank = root_sum * root_sum / total if total > 0 else 1.0
             a = sqrt(k / max(rank, 1.0))
             for i in range(k):
-                kappa[i] /= a
+                ws.kappa[i] /= a
             flops += 3 * k
     flops += 5 * k
-    for i in range(n):
-        dvec[i] = (sqrt(s_new[i]) + st.delta) * st.tau
-    flops += 3 * n
-
-    # 3. Subspace part, eq. (13), in the eigenbasis.
-    dgemv(&trans_t, &kk, &kk, &d_one, V_new, &kk, px, &i_one, &d_zero, vx, &i_one)
-    dgemv(&trans_t, &kk, &kk, &d_one, V_new, &kk, p, &i_one, &d_zero, vp, &i_one)
+    dgemv(&trans_t, &kk, &kk, &d_one, ws.V_new, &kk, ws.px, &i_one, &d_zero,
+          ws.vx, &i_one)
+    dgemv(&trans_t, &kk, &kk, &d_one, ws.V_new, &kk, ws.p, &i_one, &d_zero,
+          ws.vp, &i_one)
     for i in range(k):
-        rhs[i] = (kappa[i] * vx[i] - (st.eta / c2) * vp[i]) / (c2 * kappa[i] + lam)
-    dgemv(&trans_n, &kk, &kk, &d_one, V_new, &kk, rhs, &i_one, &d_zero, z, &i_one)
-    flops += 6 * k * k + 6 * k
+        ws.rhs[i] = (
+            (ws.kappa[i] * ws.vx[i] - (st.eta / c2) * ws.vp[i])
+            / (c2 * ws.kappa[i] + lam)
+        )
+    dgemv(&trans_n, &kk, &kk, &d_one, ws.V_new, &kk, ws.rhs, &i_one, &d_zero,
+          ws.z, &i_one)
+    flops += 6 * k * k + 6 * k + 6 * n
 
-    # Complement, eqs. (14)-(15): x_perp = B (y - Pi^T nu).
+    # x_new = Pi^T z + x_perp, as the Python step sums them.
+    _apply_transpose(P, ws.z, NULL, 1.0, ws.t, NULL)
     for i in range(n):
-        b[i] = 1.0 / (dvec[i] + lam)
-        by[i] = ((x[i] - pxb[i]) * dvec[i] - st.eta * pg[i]) * b[i]
-    flops += 6 * n
-    # Pi B Pi^T from one transform of b (see _srht_weighted_gram).
-    memcpy(t, b, n * sizeof(double))
-    _fwht(t, NULL, n)
-    a = c2 / n
-    for j in range(k):
-        for i in range(k):
-            M[i + j * k] = t[P.rows[i] ^ P.rows[j]] * a
-    _apply(P, by, NULL, t, NULL, nu, NULL)
-    dpotrf(&uplo, &kk, M, &kk, &info)
-    if info != 0:
-        return 2
-    dpotrs(&uplo, &kk, &one, M, &kk, nu, &kk, &info)
-    if info != 0:
-        return 2
-    # x_new = Pi^T z + (B y - B Pi^T nu), as the Python step sums them.
-    _apply_transpose(P, nu, z, 1.0, back, t)
-    for i in range(n):
-        x_new[i] = t[i] + (by[i] - b[i] * back[i])
-        if not isfinite(x_new[i]):
+        ws.x_new[i] = ws.t[i] + ws.back[i]
+        if not isfinite(ws.x_new[i]):
             return 1
     flops += (
         4 * n + n * _log2(n) + 2 * k * k + (k * k * k) // 3 + 6 * n * k
@@ -323,16 +499,15 @@ cdef int _step(
     )
 
     # Commit.
-    memcpy(S, S_new, k * k * sizeof(double))
-    memcpy(mu, mu_new, k * sizeof(double))
-    memcpy(V, V_new, k * k * sizeof(double))
-    memcpy(s, s_new, n * sizeof(double))
-    memcpy(x, x_new, n * sizeof(double))
+    memcpy(S, ws.S_new, k * k * sizeof(double))
+    memcpy(mu, ws.mu_new, k * sizeof(double))
+    memcpy(V, ws.V_new, k * k * sizeof(double))
+    memcpy(s, ws.s_new, n * sizeof(double))
+    memcpy(x, ws.x_new, n * sizeof(double))
     counters[0] = n_updates + 1
     counters[1] += flops
     counters[2] = 1
     return 0
-
 
 cdef inline double _row_dot(
     const floating* row, const double* w, Py_ssize_t m
@@ -426,6 +601,7 @@ def dense_epoch(
     long long[::1] counters,
     double[::1] work,
     Py_ssize_t[::1] iwork,
+    int n_threads,
 ):
     """Run the mini-batches from ``first_batch`` on; see the module docstring.
 
@@ -436,7 +612,8 @@ def dense_epoch(
     and ``counters`` (steps, flops, whether ``eigvals``/``eigvecs`` hold the
     decomposition of ``subspace_gram``) are updated in place. With
     ``resume``, the step of ``first_batch`` was taken by the Python step:
-    only its intercept update and checks remain.
+    only its intercept update and checks remain. ``n_threads`` (1 or 2)
+    threads share a step; the results do not depend on it.
 
     Returns ``(status, batch)``: DONE, OVERFLOW at mini-batch ``batch``, or
     PYTHON_STEP with the gradient of mini-batch ``batch`` in ``work[:n]``.
@@ -450,6 +627,8 @@ def dense_epoch(
     cdef double* coeff = g + n
     cdef const floating* row
     cdef int status = 0
+    cdef Py_ssize_t n_next, row_bytes = n_features * sizeof(floating)
+    cdef const char** next_rows = <const char**>&iwork[3 + 5 * k]
     cdef Projection P
     cdef Step st
     P.n = n
@@ -503,10 +682,15 @@ def dense_epoch(
                         break
                 if status != 0:
                     break
+                # The rows of the next mini-batch, read ahead by the step.
+                n_next = min(stop + batch_size, n_samples) - stop
+                for i in range(n_next):
+                    r = order[stop + i] if has_order else stop + i
+                    next_rows[i] = <const char*>&X[r, 0]
                 status = _step(
                     &P, &st, &coef[0], &subspace_gram[0, 0], &complement_sq[0],
                     &eigvals[0], &eigvecs[0, 0], &counters[0], g, coeff + batch_size,
-                    &iwork[0],
+                    &iwork[0], n_threads, next_rows, n_next, row_bytes,
                 )
                 if status != 0:
                     break

@@ -19,8 +19,10 @@ from joblib import Parallel, delayed
 from sklearn.utils import check_random_state
 
 from ..oracles import SRHT
+from ..utils._blocks import in_block_thread
 from ..utils._math import _next_power_of_two
 from ..utils._random import MAX_SEED
+from ..utils._sklearn_compat import _openmp_effective_n_threads
 from ..utils._validation import largest_magnitude
 from ._compadagrad import init_compadagrad_state
 from ._compadagrad_epochs import _fit_problem, _single_threaded_blas
@@ -169,7 +171,12 @@ class CompAdaGradSolver:
         n_padded = _next_power_of_two(n_features)
         k = n_padded if self.n_components >= n_features else self.n_components
         scaling = "srht" if self.variant == "paper" else "orthonormal"
-        projection = SRHT(k, scaling=scaling, random_state=seed).fit(n_features)
+        # Under the BLAS limit of the epochs: the transforms that draw the
+        # components are small products, and BLAS threads woken by them keep
+        # spinning, on the cores the epochs' OpenMP threads need, for a good
+        # part of the epoch that follows.
+        with _single_threaded_blas():
+            projection = SRHT(k, scaling=scaling, random_state=seed).fit(n_features)
         n_padded = projection.n_padded_
 
         coef = np.zeros((n_problems, n_padded))
@@ -197,8 +204,14 @@ class CompAdaGradSolver:
             np.zeros(n_problems),
         )
 
-    def _options(self, X):
-        """The options of ``_fit_problem``, with the bounds of ``X``."""
+    def _options(self, X, x_max=None):
+        """The options of ``_fit_problem``, with the bounds of ``X``.
+
+        ``x_max`` is the largest absolute value of the rows, when the caller
+        has it (None: computed here, one more pass over ``X``).
+        """
+        if x_max is None:
+            x_max = largest_magnitude(X.data if sp.issparse(X) else X)
         return dict(
             loss=self.loss,
             penalty=self.penalty,
@@ -217,14 +230,15 @@ class CompAdaGradSolver:
             n_features=X.shape[1],
             # The largest coefficient coef_ (in the dtype of X) can hold.
             coef_max=float(np.finfo(X.dtype).max),
-            # The largest absolute value of the training rows, which bounds
-            # the decision values with ||coef||_1.
-            x_max=largest_magnitude(X.data if sp.issparse(X) else X),
+            # It bounds the decision values with ||coef||_1.
+            x_max=float(x_max),
             caller_pid=os.getpid(),
         )
 
-    def solve(self, X, y, weights, solution, classes, seeds, validation=None):
-        """Fit every one-vs-rest problem of ``solution``, in place.
+    def solve(
+        self, X, y, weights, solution, classes, seeds, validation=None, x_max=None
+    ):
+        r"""Fit every one-vs-rest problem of ``solution``, in place.
 
         Parameters
         ----------
@@ -243,6 +257,11 @@ class CompAdaGradSolver:
         validation : tuple or None, default=None
             ``(X_val, y_val, weights_val)`` of the held-out rows for early
             stopping; None stops on the training objective.
+        x_max : float, default=None
+            The largest absolute value of the rows given to the estimator
+            (the training rows and the held-out ones), which bounds the
+            decision values with :math:`\|w\|_1`; None computes it from
+            ``X``.
 
         Returns
         -------
@@ -251,7 +270,14 @@ class CompAdaGradSolver:
         """
         positives = classes[1:] if classes.shape[0] == 2 else classes
         rows = _rows(X)
-        options = self._options(X)
+        options = self._options(X, x_max)
+        # One problem: the two independent halves of a step on two OpenMP
+        # threads. Several: one thread per problem, the problems in parallel.
+        options["n_threads"] = (
+            min(2, _openmp_effective_n_threads())
+            if len(positives) == 1 and not in_block_thread()
+            else 1
+        )
         if validation is not None:
             X_val, y_val, weights_val = validation
             val_rows = _rows(X_val)

@@ -219,6 +219,12 @@ def check_square_range(X, *, input_name="X", dtype=None):
         to it (targets of float32 inputs); None means the dtype of ``X`` as
         described above.
 
+    Returns
+    -------
+    magnitude : float
+        The largest absolute value of ``X`` (:func:`largest_magnitude`; 0.0
+        when ``X`` is empty), for callers that need it too.
+
     Raises
     ------
     ValueError
@@ -229,6 +235,7 @@ def check_square_range(X, *, input_name="X", dtype=None):
     >>> import numpy as np
     >>> from skcgm.utils._validation import check_square_range
     >>> check_square_range(np.ones((2, 3)))
+    1.0
     >>> check_square_range(np.full((2, 3), 1e160))
     Traceback (most recent call last):
     ...
@@ -236,7 +243,7 @@ def check_square_range(X, *, input_name="X", dtype=None):
     """
     values = X.data if sp.issparse(X) else np.asarray(X)
     if values.size == 0:
-        return
+        return 0.0
     if dtype is None:
         floating = np.issubdtype(values.dtype, np.floating)
         dtype = values.dtype if floating else np.float64
@@ -252,6 +259,7 @@ def check_square_range(X, *, input_name="X", dtype=None):
             "data first, for example with sklearn.preprocessing.StandardScaler "
             "or MaxAbsScaler."
         )
+    return max_abs
 
 
 def check_dask_data(estimator, X, *y, reset=False, y_numeric=True):
