@@ -26,10 +26,10 @@ Python step, whose fallbacks handle it.
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
-from libc.math cimport exp, fabs, isfinite, log1p, sqrt
+from libc.math cimport exp, fabs, log1p, sqrt
 from libc.string cimport memcpy, memset
 from cython.parallel cimport prange
-from scipy.linalg.cython_blas cimport ddot, dgemv
+from scipy.linalg.cython_blas cimport daxpy, ddot, dgemv
 from scipy.linalg.cython_lapack cimport dpotrf, dpotrs, dsyevd
 
 from ._eigen_update cimport (
@@ -136,6 +136,18 @@ cdef void _fwht(double* a, double* b, Py_ssize_t n) noexcept nogil:
     _fwht_one(a, n)
     if b != NULL:
         _fwht_one(b, n)
+
+
+cdef inline bint _all_finite(const double* a, Py_ssize_t m) noexcept nogil:
+    """Whether no entry is infinite or NaN: an all-ones exponent, tested on
+    the bits with an OR over all entries (no branch, no early exit), so the
+    loop runs on vector registers."""
+    cdef const unsigned long long* bits = <const unsigned long long*>a
+    cdef unsigned long long exponent = 0x7FF0000000000000ULL, bad = 0
+    cdef Py_ssize_t i
+    for i in range(m):
+        bad |= (bits[i] & exponent) == exponent
+    return bad == 0
 
 
 cdef struct Projection:
@@ -341,12 +353,43 @@ cdef void _touch(const char** rows, Py_ssize_t n_rows, Py_ssize_t row_bytes,
                  int* sink) noexcept nogil:
     """Read the next mini-batch's rows, a byte per cache line, so that they
     come from the shared cache, not from memory, when the step ends."""
-    cdef Py_ssize_t i, j
+    cdef Py_ssize_t i, j, first, last
     cdef int total = 0
-    for i in range(n_rows):
+    # Eight rows side by side: their misses overlap.
+    for first in range(0, n_rows, 8):
+        last = min(first + 8, n_rows)
         for j in range(0, row_bytes, 64):
-            total += rows[i][j]
+            for i in range(first, last):
+                total += rows[i][j]
     sink[0] = total
+
+
+cdef int _statistics(
+    Projection* P, Step* st, Workspace* ws, Secular* sec, const double* g,
+    const double* x, const double* S, const double* s, const double* mu,
+    const double* V, bint fresh,
+) noexcept nogil:
+    """The statistics with g_t (S_new, P_perp g, s_new, D) and the start of
+    the eigen-update (:func:`_eigen_start`). Returns 1 (OVERFLOW) if the
+    statistics are not finite, 2 (PYTHON_STEP) if dsyevd failed, else 3
+    plus the code of :func:`_eigen_start`."""
+    cdef Py_ssize_t n = P.n, k = P.k, i, j
+    cdef int eigen
+    # p = Pi g, Pi x, P g and P x.
+    _apply(P, g, x, ws.t, ws.back, ws.p, ws.px)
+    _apply_transpose(P, ws.p, ws.px, 1.0 / st.c2, ws.pg, ws.pxb)
+    for j in range(k):
+        for i in range(k):
+            ws.S_new[i + j * k] = S[i + j * k] + ws.p[i] * ws.p[j]
+    for i in range(n):
+        ws.pg[i] = g[i] - ws.pg[i]  # P_perp g
+        ws.s_new[i] = s[i] + ws.pg[i] * ws.pg[i]
+    if not (_all_finite(ws.S_new, k * k) and _all_finite(ws.s_new, n)):
+        return 1
+    for i in range(n):
+        ws.dvec[i] = (sqrt(ws.s_new[i]) + st.delta) * st.tau
+    eigen = _eigen_start(P, ws, sec, mu, V, fresh)
+    return 2 if eigen == 2 else 3 + eigen
 
 
 cdef int _step(
@@ -358,9 +401,10 @@ cdef int _step(
     """One l2 CompAdaGrad step with gradient ``g``, committed if finite.
 
     The eigen-update of the subspace and the complement's solve depend on
-    the statistics only, not on each other: with ``n_threads = 2`` they run
-    on two threads, and the complement's thread then reads the next
-    mini-batch's rows (``next_rows``) into the cache. Returns DONE,
+    the statistics only, not on each other: with ``n_threads = 2`` their
+    pieces run on two threads, and the second thread reads the next
+    mini-batch's rows (``next_rows``) into the cache while the first
+    computes the statistics. Returns DONE,
     OVERFLOW (the state unchanged) or PYTHON_STEP (the state unchanged; the
     Python step must take it).
     """
@@ -376,43 +420,32 @@ cdef int _step(
     cdef char trans_t = b"T", trans_n = b"N"
     cdef Workspace ws = _workspace(w, iw, n, k)
 
-    # 1. Statistics, including g_t: p = Pi g, Pi x, P g and P x.
-    _apply(P, g, x, ws.t, ws.back, ws.p, ws.px)
-    _apply_transpose(P, ws.p, ws.px, 1.0 / c2, ws.pg, ws.pxb)
-    for j in range(k):
-        for i in range(k):
-            ws.S_new[i + j * k] = S[i + j * k] + ws.p[i] * ws.p[j]
-    for i in range(n):
-        ws.pg[i] = g[i] - ws.pg[i]  # P_perp g
-        ws.s_new[i] = s[i] + ws.pg[i] * ws.pg[i]
-    for i in range(k * k):
-        if not isfinite(ws.S_new[i]):
-            return 1
-    for i in range(n):
-        if not isfinite(ws.s_new[i]):
-            return 1
-        ws.dvec[i] = (sqrt(ws.s_new[i]) + st.delta) * st.tau
+    # 1. Statistics and the start of the eigen-update, while the other
+    # thread reads the next mini-batch's rows into the cache.
+    fresh = counters[2] == 0 or n_updates % EIGH_REFRESH_STEPS == 0
+    for part in prange(2, num_threads=n_threads, schedule="static"):
+        if part == 0:
+            status[0] = _statistics(P, st, &ws, &sec, g, x, S, s, mu, V, fresh)
+        else:
+            _touch(next_rows, n_next, row_bytes, &status[1])
+    if status[0] == 1 or status[0] == 2:
+        return status[0]
+    eigen = status[0] - 3
     flops = 8 * n * k + 2 * k * k + 5 * n + 3 * n
 
     # 2. The eigenpairs of S_new and the complement's solve. They depend on
     # the statistics only, so their pieces are shared out among the
-    # threads: first a read of the next mini-batch's rows, the
-    # factorization of the complement's system and the roots of the secular
-    # equation, as the threads come free; then the update vector beside the
-    # complement's solve; then the rotation of the eigenvectors in halves.
-    fresh = counters[2] == 0 or n_updates % EIGH_REFRESH_STEPS == 0
-    eigen = _eigen_start(P, &ws, &sec, mu, V, fresh)
-    if eigen == 2:
-        return 2
+    # threads: first the factorization of the complement's system and the
+    # roots of the secular equation, as the threads come free; then the
+    # update vector beside the complement's solve; then the rotation of the
+    # eigenvectors in halves.
     n_roots = sec.n_kept if eigen == 0 else 0
-    for task in prange(n_roots + 2, num_threads=n_threads, schedule="dynamic"):
-        # The longest tasks first, so that the threads finish together.
+    for task in prange(n_roots + 1, num_threads=n_threads, schedule="dynamic"):
+        # The longest task first, so that the threads finish together.
         if task == 0:
-            _touch(next_rows, n_next, row_bytes, &status[1])
-        elif task == 1:
             status[0] = _complement_factor(P, st, &ws, x)
         else:
-            secular_root(&sec, task - 2)
+            secular_root(&sec, task - 1)
     if status[0] != 0:
         return 2
     if fresh:
@@ -491,8 +524,8 @@ cdef int _step(
     _apply_transpose(P, ws.z, NULL, 1.0, ws.t, NULL)
     for i in range(n):
         ws.x_new[i] = ws.t[i] + ws.back[i]
-        if not isfinite(ws.x_new[i]):
-            return 1
+    if not _all_finite(ws.x_new, n):
+        return 1
     flops += (
         4 * n + n * _log2(n) + 2 * k * k + (k * k * k) // 3 + 6 * n * k
         + 2 * k * k + n
@@ -528,6 +561,19 @@ cdef inline double _row_dot(
     for j in range(m - m % 4, m):
         s0 += row[j] * w[j]
     return (s0 + s1) + (s2 + s3)
+
+
+cdef inline void _row_axpy(
+    double a, const floating* row, double* out, Py_ssize_t m
+) noexcept nogil:
+    """``out += a * row`` in float64 (BLAS for float64 rows)."""
+    cdef int mm = <int>m, one = 1
+    cdef Py_ssize_t j
+    if floating is double:
+        daxpy(&mm, &a, <double*>row, &one, out, &one)
+    else:
+        for j in range(m):
+            out[j] += a * row[j]
 
 
 cdef inline double _hinge(double z) noexcept nogil:
@@ -625,8 +671,7 @@ def dense_epoch(
     cdef double zi, dot, ci, gi, inv, coef_norm, wnorm = 0.0, batch_loss
     cdef double* g = &work[0]
     cdef double* coeff = g + n
-    cdef const floating* row
-    cdef int status = 0
+    cdef int status = 0, n_int = <int>n, one = 1
     cdef Py_ssize_t n_next, row_bytes = n_features * sizeof(floating)
     cdef const char** next_rows = <const char**>&iwork[3 + 5 * k]
     cdef Projection P
@@ -654,9 +699,7 @@ def dense_epoch(
                 memset(g, 0, n * sizeof(double))
                 batch_loss = 0.0
                 if need_loss:
-                    wnorm = 0.0
-                    for j in range(n):
-                        wnorm += coef[j] * coef[j]
+                    wnorm = ddot(&n_int, &coef[0], &one, &coef[0], &one)
                 for i in range(start, stop):
                     r = order[i] if has_order else i
                     dot = _row_dot(&X[r, 0], &coef[0], n_features)
@@ -668,19 +711,13 @@ def dense_epoch(
                         batch_loss += weights[i] * _value(loss, zi)
                 for i in range(start, stop):
                     r = order[i] if has_order else i
-                    row = &X[r, 0]
-                    ci = coeff[i - start]
-                    for j in range(n_features):
-                        g[j] += ci * row[j]
+                    _row_axpy(coeff[i - start], &X[r, 0], g, n_features)
                 scalars[4] = gi
                 if need_loss:
                     scalars[2] += batch_loss
                     scalars[3] += (stop - start) * (alpha_l2 * (0.5 * wnorm))
-                for j in range(n_features):
-                    if not isfinite(g[j]):
-                        status = 1
-                        break
-                if status != 0:
+                if not _all_finite(g, n_features):
+                    status = 1
                     break
                 # The rows of the next mini-batch, read ahead by the step.
                 n_next = min(stop + batch_size, n_samples) - stop
