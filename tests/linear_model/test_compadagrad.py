@@ -1086,3 +1086,25 @@ def test_coefficients_whose_decision_values_overflow_raise(method):
             model.fit(X, y)
         else:
             model.partial_fit(X, y, classes=[-1, 3])
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_non_finite_input_gets_sgds_error(bad, sparse):
+    # Finiteness is checked in the pass that measures |X| (one pass over X
+    # fewer than validate_data's own check); the error is scikit-learn's,
+    # word for word as SGDClassifier's.
+    from skcgm.linear_model import LocalSensitivityLogistic
+
+    X, y = _multiclass_data()
+    X[3, 2] = bad
+    if sparse:
+        X = sp.csr_matrix(X)
+    with pytest.raises(ValueError) as expected:
+        SGDClassifier().fit(X, y)
+    for estimator in (CompAdaGradClassifier(), LocalSensitivityLogistic()):
+        with pytest.raises(ValueError) as ours:
+            estimator.fit(X, y)
+        assert str(ours.value) == str(expected.value).replace(
+            "SGDClassifier", type(estimator).__name__
+        )

@@ -47,6 +47,8 @@ class _BaseLinearClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
 
     def _validate_X_y(self, X, y, reset, return_magnitude=False):
         """Validated ``(X, y)``, and the largest ``|X|`` if ``return_magnitude``."""
+        # Finiteness is checked by check_square_range, in the pass over X it
+        # makes anyway (scikit-learn's error, one pass over X saved).
         X, y = validate_data(
             self,
             X,
@@ -55,9 +57,10 @@ class _BaseLinearClassifier(LinearClassifierMixin, SparseCoefMixin, BaseEstimato
             accept_sparse="csr",
             dtype=[np.float64, np.float32],
             order="C",
+            ensure_all_finite=False,
         )
         check_classification_targets(y)
-        magnitude = check_square_range(X)
+        magnitude = check_square_range(X, estimator_name=type(self).__name__)
         return (X, y, magnitude) if return_magnitude else (X, y)
 
     def predict_log_proba(self, X):

@@ -409,6 +409,7 @@ cdef int _step(
     Python step must take it).
     """
     cdef Py_ssize_t n = P.n, k = P.k, i, j, part, task, half, n_roots
+    cdef Py_ssize_t n_early, n_late
     cdef int eigen
     cdef double c2 = st.c2, lam = st.lam, a, total, root_sum, rank, top
     cdef long long flops, n_updates = counters[0]
@@ -423,11 +424,13 @@ cdef int _step(
     # 1. Statistics and the start of the eigen-update, while the other
     # thread reads the next mini-batch's rows into the cache.
     fresh = counters[2] == 0 or n_updates % EIGH_REFRESH_STEPS == 0
+    # Three quarters of the rows here, the rest among the tasks below.
+    n_early = n_next - n_next // 4
     for part in prange(2, num_threads=n_threads, schedule="static"):
         if part == 0:
             status[0] = _statistics(P, st, &ws, &sec, g, x, S, s, mu, V, fresh)
         else:
-            _touch(next_rows, n_next, row_bytes, &status[1])
+            _touch(next_rows, n_early, row_bytes, &status[1])
     if status[0] == 1 or status[0] == 2:
         return status[0]
     eigen = status[0] - 3
@@ -440,12 +443,16 @@ cdef int _step(
     # update vector beside the complement's solve; then the rotation of the
     # eigenvectors in halves.
     n_roots = sec.n_kept if eigen == 0 else 0
-    for task in prange(n_roots + 1, num_threads=n_threads, schedule="dynamic"):
+    n_late = n_next - n_early
+    for task in prange(1 + n_late + n_roots, num_threads=n_threads,
+                       schedule="dynamic"):
         # The longest task first, so that the threads finish together.
         if task == 0:
             status[0] = _complement_factor(P, st, &ws, x)
+        elif task <= n_late:
+            _touch(next_rows + n_early + task - 1, 1, row_bytes, &status[1])
         else:
-            secular_root(&sec, task - 1)
+            secular_root(&sec, task - 1 - n_late)
     if status[0] != 0:
         return 2
     if fresh:

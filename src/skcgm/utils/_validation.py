@@ -9,6 +9,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils import assert_all_finite
 
 from ._math import _MAX_RADIUS
 from ._sklearn_compat import _check_sample_weight
@@ -196,7 +197,7 @@ def largest_magnitude(values):
     return float(max(np.max(values, initial=0.0), -np.min(values, initial=0.0)))
 
 
-def check_square_range(X, *, input_name="X", dtype=None):
+def check_square_range(X, *, input_name="X", dtype=None, estimator_name=None):
     """Refuse data whose squared row norms would overflow its dtype.
 
     Every estimator of skcgm forms squares of its inputs (distances, Gram
@@ -205,6 +206,9 @@ def check_square_range(X, *, input_name="X", dtype=None):
     :math:`\\mathrm{max}` the largest finite number of the dtype and
     :math:`d` the number of columns, would turn them into ``inf``; the
     caller gets a ValueError before any work instead of non-finite results.
+    Non-finite values get scikit-learn's own error
+    (:func:`sklearn.utils.assert_all_finite`), so a caller can leave out
+    ``validate_data``'s separate pass for them (``ensure_all_finite=False``).
 
     Parameters
     ----------
@@ -218,6 +222,9 @@ def check_square_range(X, *, input_name="X", dtype=None):
         The dtype whose range bounds the squares, for data that will be cast
         to it (targets of float32 inputs); None means the dtype of ``X`` as
         described above.
+    estimator_name : str, default=None
+        The estimator named in the error on non-finite values, as
+        ``validate_data`` names it.
 
     Returns
     -------
@@ -251,6 +258,8 @@ def check_square_range(X, *, input_name="X", dtype=None):
     n_columns = X.shape[1] if len(X.shape) > 1 else 1
     bound = np.sqrt(largest / (16.0 * max(n_columns, 1)))
     max_abs = largest_magnitude(values)
+    if not np.isfinite(max_abs):
+        assert_all_finite(values, input_name=input_name, estimator_name=estimator_name)
     if max_abs > bound:
         raise ValueError(
             f"{input_name} holds values up to {max_abs:.3g} in absolute value: "
