@@ -392,9 +392,30 @@ cdef int _statistics(
     return 2 if eigen == 2 else 3 + eigen
 
 
+cdef struct Buffers:
+    # The current S and eigenvectors, and a spare of each for the next ones:
+    # a step writes the spares and, once it is committed, swaps the roles.
+    double* S
+    double* S_spare
+    double* V
+    double* V_spare
+
+
+cdef void _sync(Buffers* buf, double* S, double* V, Py_ssize_t k) noexcept nogil:
+    """Leave the current S and eigenvectors in the caller's arrays."""
+    if buf.S != S:
+        memcpy(S, buf.S, k * k * sizeof(double))
+        buf.S_spare = buf.S
+        buf.S = S
+    if buf.V != V:
+        memcpy(V, buf.V, k * k * sizeof(double))
+        buf.V_spare = buf.V
+        buf.V = V
+
+
 cdef int _step(
-    Projection* P, Step* st, double* x, double* S, double* s, double* mu,
-    double* V, long long* counters, double* g, double* w, Py_ssize_t* iw,
+    Projection* P, Step* st, double* x, Buffers* buf, double* s, double* mu,
+    long long* counters, double* g, double* w, Py_ssize_t* iw,
     int n_threads, const char** next_rows, Py_ssize_t n_next,
     Py_ssize_t row_bytes,
 ) noexcept nogil:
@@ -420,6 +441,9 @@ cdef int _step(
     cdef double d_one = 1.0, d_zero = 0.0
     cdef char trans_t = b"T", trans_n = b"N"
     cdef Workspace ws = _workspace(w, iw, n, k)
+    cdef double* swap
+    ws.S_new = buf.S_spare
+    ws.V_new = buf.V_spare
 
     # 1. Statistics and the start of the eigen-update, while the other
     # thread reads the next mini-batch's rows into the cache.
@@ -428,7 +452,9 @@ cdef int _step(
     n_early = n_next - n_next // 4
     for part in prange(2, num_threads=n_threads, schedule="static"):
         if part == 0:
-            status[0] = _statistics(P, st, &ws, &sec, g, x, S, s, mu, V, fresh)
+            status[0] = _statistics(
+                P, st, &ws, &sec, g, x, buf.S, s, mu, buf.V, fresh
+            )
         else:
             _touch(next_rows, n_early, row_bytes, &status[1])
     if status[0] == 1 or status[0] == 2:
@@ -539,9 +565,13 @@ cdef int _step(
     )
 
     # Commit.
-    memcpy(S, ws.S_new, k * k * sizeof(double))
+    swap = buf.S
+    buf.S = buf.S_spare
+    buf.S_spare = swap
+    swap = buf.V
+    buf.V = buf.V_spare
+    buf.V_spare = swap
     memcpy(mu, ws.mu_new, k * sizeof(double))
-    memcpy(V, ws.V_new, k * k * sizeof(double))
     memcpy(s, ws.s_new, n * sizeof(double))
     memcpy(x, ws.x_new, n * sizeof(double))
     counters[0] = n_updates + 1
@@ -682,6 +712,13 @@ def dense_epoch(
     cdef Py_ssize_t n_next, row_bytes = n_features * sizeof(floating)
     cdef const char** next_rows = <const char**>&iwork[3 + 5 * k]
     cdef Projection P
+    cdef Buffers buf
+    cdef double* step_work = coeff + batch_size
+    buf.S = &subspace_gram[0, 0]
+    buf.V = &eigvecs[0, 0]
+    # The spares are the step workspace's S_new and V_new.
+    buf.S_spare = step_work + 10 * n + 10 * k
+    buf.V_spare = buf.S_spare + k * k
     cdef Step st
     P.n = n
     P.k = k
@@ -732,9 +769,9 @@ def dense_epoch(
                     r = order[stop + i] if has_order else stop + i
                     next_rows[i] = <const char*>&X[r, 0]
                 status = _step(
-                    &P, &st, &coef[0], &subspace_gram[0, 0], &complement_sq[0],
-                    &eigvals[0], &eigvecs[0, 0], &counters[0], g, coeff + batch_size,
-                    &iwork[0], n_threads, next_rows, n_next, row_bytes,
+                    &P, &st, &coef[0], &buf, &complement_sq[0], &eigvals[0],
+                    &counters[0], g, step_work, &iwork[0], n_threads, next_rows,
+                    n_next, row_bytes,
                 )
                 if status != 0:
                     break
@@ -755,4 +792,5 @@ def dense_epoch(
                 break
             batch += 1
             start = stop
+        _sync(&buf, &subspace_gram[0, 0], &eigvecs[0, 0], k)
     return status, batch

@@ -199,6 +199,13 @@ cdef void secular_rotate(
         temp = dnrm2(&kki, sec.Q + j * kk, &one)
         for i in range(kk):
             sec.vecs[i + j * kk] = sec.Q[i + j * kk] / temp
+    if sec.n_deflated == 0:
+        # Every column kept, in order: the product goes straight into V.
+        dgemm(&transa, &transa, &kv, &width, &kki, &alpha, sec.kept_cols, &kv,
+              sec.vecs + j0 * kk, &kki, &beta, V + j0 * k, &kv)
+        for j in range(j0, j1):
+            d[j] = sec.roots[j]
+        return
     dgemm(&transa, &transa, &kv, &width, &kki, &alpha, sec.kept_cols, &kv,
           sec.vecs + j0 * kk, &kki, &beta, sec.work + j0 * k, &kv)
     for j in range(j0, j1):
