@@ -328,3 +328,30 @@ def test_results_do_not_depend_on_the_number_of_threads(n_components):
     assert_array_equal(results[0][0], results[1][0])
     assert_array_equal(results[0][1], results[1][1])
     assert results[0][2] == results[1][2]
+
+
+def test_threads_go_to_a_single_problem_not_to_several(monkeypatch):
+    # One binary problem: its steps on up to two OpenMP threads. Several
+    # one-vs-rest problems: one thread each (they run in parallel, n_jobs).
+    from threadpoolctl import threadpool_limits
+
+    from skcgm.utils._sklearn_compat import _openmp_effective_n_threads
+
+    seen = []
+    init = _compadagrad_epochs._CompiledEpoch.__init__
+
+    def spy(self, rows, projection, options, step_params):
+        seen.append(options["n_threads"])
+        init(self, rows, projection, options, step_params)
+
+    monkeypatch.setattr(_compadagrad_epochs._CompiledEpoch, "__init__", spy)
+    params = dict(n_components=8, max_iter=1, tol=None)
+    X, y = _data()
+    CompAdaGradClassifier(**params).fit(X, y)
+    X3, y3 = _data(n_classes=3)
+    CompAdaGradClassifier(**params).fit(X3, y3)
+    with threadpool_limits(1, user_api="openmp"):
+        CompAdaGradClassifier(**params).fit(X, y)
+    assert seen[0] == min(2, _openmp_effective_n_threads())
+    assert seen[1:4] == [1, 1, 1]
+    assert seen[4] == 1

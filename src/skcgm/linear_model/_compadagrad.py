@@ -407,9 +407,16 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
     saw no gain over diagonal AdaGrad on sparse text (RCV1). CompAdaGrad helps
     on dense, correlated features (the paper's MNIST experiment).
 
-    A step is a chain of small BLAS calls, which threads slow down: the fit
-    runs BLAS on one thread (through threadpoolctl) and parallelizes the
-    one-vs-rest problems instead (``n_jobs``).
+    On dense input with the 'l2' penalty (or none) and :math:`0 < k <
+    n`, an epoch runs in one compiled loop: the products with :math:`\\Pi`
+    are Walsh-Hadamard transforms, :math:`O(n \\log n)`, and the pieces of a
+    step (the roots of the eigen-update's secular equation, the complement's
+    Cholesky factorization, the eigenvectors in halves) share out among two
+    OpenMP threads when one binary problem is fitted; the coefficients do
+    not depend on the number of threads. Other settings take the same steps
+    in NumPy. A step is a chain of small BLAS calls, which BLAS threads slow
+    down: the fit runs BLAS on one thread (through threadpoolctl) and
+    parallelizes the one-vs-rest problems instead (``n_jobs``).
 
     The iterates and preconditioners are kept in float64 whatever the input
     dtype, so :meth:`partial_fit` continues from :attr:`state_`, not from

@@ -709,6 +709,7 @@ def dense_epoch(
     cdef double* g = &work[0]
     cdef double* coeff = g + n
     cdef int status = 0, n_int = <int>n, one = 1
+    cdef bint active
     cdef Py_ssize_t n_next, row_bytes = n_features * sizeof(floating)
     cdef const char** next_rows = <const char**>&iwork[3 + 5 * k]
     cdef Projection P
@@ -742,6 +743,7 @@ def dense_epoch(
                 gi = 0.0
                 memset(g, 0, n * sizeof(double))
                 batch_loss = 0.0
+                active = False
                 if need_loss:
                     wnorm = ddot(&n_int, &coef[0], &one, &coef[0], &one)
                 for i in range(start, stop):
@@ -751,6 +753,7 @@ def dense_epoch(
                     ci = signed_weights[i] * _derivative(loss, zi) * inv
                     coeff[i - start] = ci
                     gi += ci
+                    active = active or ci != 0.0
                     if need_loss:
                         batch_loss += weights[i] * _value(loss, zi)
                 for i in range(start, stop):
@@ -770,7 +773,10 @@ def dense_epoch(
                     next_rows[i] = <const char*>&X[r, 0]
                 status = _step(
                     &P, &st, &coef[0], &buf, &complement_sq[0], &eigvals[0],
-                    &counters[0], g, step_work, &iwork[0], n_threads, next_rows,
+                    &counters[0], g, step_work, &iwork[0],
+                    # A zero gradient (every margin past the loss's kink)
+                    # leaves S alone: nothing to share out.
+                    n_threads if active else 1, next_rows,
                     n_next, row_bytes,
                 )
                 if status != 0:
