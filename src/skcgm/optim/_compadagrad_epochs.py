@@ -198,7 +198,7 @@ class _CompiledEpoch:
             and step_params[1] == 0.0
             and type(options["loss"]) in _LOSS_CODES
             and all(
-                array.dtype == np.float64
+                array.dtype == np.float64 and array.flags.c_contiguous
                 for array in (state.coef, state.subspace_gram, state.complement_sq)
             )
         )

@@ -68,17 +68,14 @@ cdef Py_ssize_t EIGH_REFRESH_STEPS = 256
 cdef double EPS = 2.220446049250313e-16
 cdef double FLOAT64_MAX = 1.7976931348623157e308
 
-# The slots of the scalars and counters the epoch reads and updates.
-INTERCEPT, INTERCEPT_SQ, LOSS_SUM, PENALTY_SUM, GRAD_INTERCEPT = range(5)
-N_UPDATES, N_FLOPS, CACHE_VALID = range(3)
-
-
 def workspace_sizes(Py_ssize_t n, Py_ssize_t k, Py_ssize_t batch_size):
     """``(doubles, indices)`` of the workspace of an epoch call.
 
     The gradient, the batch's loss derivatives and the step's vectors and
-    matrices, with room for the rank-one update's scratch (4 k + 4 k^2) or
-    dsyevd's work array (1 + 6 k + 2 k^2) and its 3 + 5 k integers.
+    matrices (two of them k x k spares of S and the eigenvectors), with room
+    for the rank-one update's scratch (5 k + 4 k^2 doubles, 3 k indices) or
+    dsyevd's (1 + 6 k + 2 k^2 doubles, 3 + 5 k integers); then the
+    addresses of the next mini-batch's rows.
     """
     return (
         11 * n + batch_size + 10 * k + 3 * k * k + 1 + 6 * k + 4 * k * k,
