@@ -181,8 +181,13 @@ def _warn_if_diverged(runs, solver):
 
 
 def warn_if_fewer_distinct(labels, n_clusters, naming):
-    """KMeans' ConvergenceWarning when some groups serve no sample."""
-    n_distinct = np.unique(labels).size
+    """KMeans' ConvergenceWarning when some groups serve no sample.
+
+    ``labels`` are group indices in ``[0, n_clusters)``: counting the
+    non-empty bins is O(n), where a sort (``np.unique``) took a tenth of a
+    small fit.
+    """
+    n_distinct = int(np.count_nonzero(np.bincount(labels, minlength=n_clusters)))
     if n_distinct < n_clusters:
         warnings.warn(
             f"Number of distinct {naming.groups} ({n_distinct}) found smaller "
