@@ -393,14 +393,20 @@ def test_partition_statistics_are_weighted_group_sums(
     assert counts[4] == 0 and not sums[4].any()
 
 
+# The dense pass lays a chunk's scores out by center at few features or many
+# centers and by row otherwise: (7, 5) and (12, 130) take the first, (20, 5)
+# the second.
+@pytest.mark.parametrize("n_features, n_params", [(7, 5), (20, 5), (12, 130)])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("layout", ["dense", "csr32", "csr64"])
-def test_squared_euclidean_pass_over_chunks_is_brute_force(layout, dtype):
+def test_squared_euclidean_pass_over_chunks_is_brute_force(
+    layout, dtype, n_features, n_params
+):
     # 1000 rows: several GEMM chunks of the compiled pass, the last one short.
     rng = np.random.RandomState(0)
-    X = rng.standard_normal((1000, 7)).astype(dtype)
+    X = rng.standard_normal((1000, n_features)).astype(dtype)
     X[rng.uniform(size=X.shape) < 0.4] = 0.0
-    params = rng.standard_normal((5, 7)).astype(dtype)
+    params = rng.standard_normal((n_params, n_features)).astype(dtype)
     weights = rng.uniform(0.0, 2.0, size=1000)
     X_in = X
     if layout != "dense":
@@ -420,9 +426,30 @@ def test_squared_euclidean_pass_over_chunks_is_brute_force(layout, dtype):
     # float32 data keep float32 sums.
     assert sums.dtype == dtype
     expected_sums = np.stack(
-        [weights[labels == j] @ X64[labels == j] for j in range(5)]
+        [weights[labels == j] @ X64[labels == j] for j in range(n_params)]
     )
     np.testing.assert_allclose(sums, expected_sums, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("n_features, n_params", [(3, 6), (20, 6), (20, 130)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_squared_euclidean_pass_breaks_ties_to_the_lowest_index(
+    dtype, n_features, n_params
+):
+    # Every center appears twice (rows j and j + n_params / 2): whichever
+    # layout the pass uses for the scores, a row goes to the first copy of
+    # its closest center, as np.argmin and KMeans do (eq. 3.6).
+    rng = np.random.RandomState(3)
+    half = rng.standard_normal((n_params // 2, n_features)).astype(dtype)
+    params = np.vstack([half, half])
+    X = (half[rng.randint(n_params // 2, size=700)] + 0.3 * rng.standard_normal(
+        (700, n_features)
+    )).astype(dtype)
+    problem = SquaredEuclideanLoss().bind(X)
+    labels, _, _, _ = problem.reclassify(params, np.ones(700))
+    X64, half64 = X.astype(np.float64), half.astype(np.float64)
+    expected = (((X64[:, None, :] - half64[None]) ** 2).sum(axis=2)).argmin(axis=1)
+    np.testing.assert_array_equal(labels, expected)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
