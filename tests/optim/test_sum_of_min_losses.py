@@ -442,9 +442,10 @@ def test_squared_euclidean_pass_breaks_ties_to_the_lowest_index(
     rng = np.random.RandomState(3)
     half = rng.standard_normal((n_params // 2, n_features)).astype(dtype)
     params = np.vstack([half, half])
-    X = (half[rng.randint(n_params // 2, size=700)] + 0.3 * rng.standard_normal(
-        (700, n_features)
-    )).astype(dtype)
+    X = (
+        half[rng.randint(n_params // 2, size=700)]
+        + 0.3 * rng.standard_normal((700, n_features))
+    ).astype(dtype)
     problem = SquaredEuclideanLoss().bind(X)
     labels, _, _, _ = problem.reclassify(params, np.ones(700))
     X64, half64 = X.astype(np.float64), half.astype(np.float64)
