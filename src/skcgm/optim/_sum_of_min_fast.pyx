@@ -75,69 +75,44 @@ cdef inline void _scores(
     int n_rows,
     int n_params,
     int n_features,
+    bint by_center,
 ) noexcept nogil:
-    """``out[i, j] = half_center_sq[j] - <rows[i], centers[j]>``, by one GEMM.
+    """``half_center_sq[j] - <rows[i], centers[j]>`` for a chunk, by one GEMM.
 
-    The rows of ``out`` are filled with the half squared norms and the GEMM
-    subtracts the cross terms from them (``beta = 1``), as scikit-learn's
-    Lloyd iteration does: the argmin then reads one array. Row-major ``out``
-    (n_rows x k) is the column-major k x n_rows product of the column-major
-    views of the centers (d x k, transposed) and the rows (d x n_rows).
+    ``out`` is filled with the half squared norms and the GEMM subtracts the
+    cross terms from them (``beta = 1``), as scikit-learn's Lloyd iteration
+    does: the argmin then reads one array. By row, ``out[i, j]`` (n_rows x
+    k, row-major) is the column-major k x n_rows product of the centers (d x
+    k column-major, transposed) and the rows (d x n_rows). By center,
+    ``out[j, i]`` (k x CHUNK, row-major) is the column-major CHUNK x k
+    product of the rows, transposed, and the centers, so that the argmin of
+    :func:`_closest_rows` runs along the rows of the chunk.
     """
     cdef char transa = b"T"
     cdef char transb = b"N"
     cdef floating minus_one = -1.0
     cdef floating one = 1.0
-    cdef Py_ssize_t i
-    for i in range(n_rows):
-        memcpy(out + i * n_params, half_center_sq, n_params * sizeof(floating))
-    if floating is double:
-        dgemm(&transa, &transb, &n_params, &n_rows, &n_features, &minus_one,
-              <double*> centers, &n_features, <double*> rows, &n_features,
-              &one, out, &n_params)
-    else:
-        sgemm(&transa, &transb, &n_params, &n_rows, &n_features, &minus_one,
-              <float*> centers, &n_features, <float*> rows, &n_features,
-              &one, out, &n_params)
-
-
-cdef inline void _scores_by_center(
-    const floating* rows,
-    const floating* centers,
-    const floating* half_center_sq,
-    floating* out,
-    int n_rows,
-    int n_params,
-    int n_features,
-) noexcept nogil:
-    """``out[j, i] = half_center_sq[j] - <rows[i], centers[j]>``, by one GEMM.
-
-    ``out`` holds one row of CHUNK scores per center, so that the argmin of
-    :func:`_closest_rows` runs along the rows of the chunk. Every row of
-    ``out`` is filled with its center's half squared norm and the GEMM
-    subtracts the cross terms from them (``beta = 1``). Row-major ``out``
-    (k x CHUNK) is the column-major CHUNK x k product of the rows (column-major
-    d x n_rows, transposed) and the centers (column-major d x k).
-    """
-    cdef char transa = b"T"
-    cdef char transb = b"N"
-    cdef floating minus_one = -1.0
-    cdef floating one = 1.0
-    cdef int ldc = <int> CHUNK
+    cdef int m = n_rows if by_center else n_params
+    cdef int n = n_params if by_center else n_rows
+    cdef int ldc = <int> CHUNK if by_center else n_params
+    cdef const floating* a = rows if by_center else centers
+    cdef const floating* b = centers if by_center else rows
     cdef Py_ssize_t i, j
     cdef floating value
-    for j in range(n_params):
-        value = half_center_sq[j]
-        for i in range(n_rows):
-            out[j * CHUNK + i] = value
-    if floating is double:
-        dgemm(&transa, &transb, &n_rows, &n_params, &n_features, &minus_one,
-              <double*> rows, &n_features, <double*> centers, &n_features,
-              &one, out, &ldc)
+    if by_center:
+        for j in range(n_params):
+            value = half_center_sq[j]
+            for i in range(n_rows):
+                out[j * CHUNK + i] = value
     else:
-        sgemm(&transa, &transb, &n_rows, &n_params, &n_features, &minus_one,
-              <float*> rows, &n_features, <float*> centers, &n_features,
-              &one, out, &ldc)
+        for i in range(n_rows):
+            memcpy(out + i * n_params, half_center_sq, n_params * sizeof(floating))
+    if floating is double:
+        dgemm(&transa, &transb, &m, &n, &n_features, &minus_one,
+              <double*> a, &n_features, <double*> b, &n_features, &one, out, &ldc)
+    else:
+        sgemm(&transa, &transb, &m, &n, &n_features, &minus_one,
+              <float*> a, &n_features, <float*> b, &n_features, &one, out, &ldc)
 
 
 cdef inline void _closest_rows(
@@ -300,15 +275,13 @@ def assign_dense(
                                (part + 1) * n_chunks // n_parts):
                 start = chunk * CHUNK
                 stop = min(start + CHUNK, n_rows)
+                _scores(&X[start, 0], &centers[0, 0], &half_center_sq[0], cross,
+                        <int> (stop - start), <int> n_params, <int> n_features,
+                        by_center)
                 if by_center:
-                    _scores_by_center(&X[start, 0], &centers[0, 0], &half_center_sq[0],
-                                      cross, <int> (stop - start), <int> n_params,
-                                      <int> n_features)
                     _closest_rows(cross, stop - start, n_params, chunk_best,
                                   chunk_index)
                 else:
-                    _scores(&X[start, 0], &centers[0, 0], &half_center_sq[0], cross,
-                            <int> (stop - start), <int> n_params, <int> n_features)
                     for i in range(stop - start):
                         chunk_index[i] = <floating> _closest(
                             cross + i * n_params, n_params, &chunk_best[i])
