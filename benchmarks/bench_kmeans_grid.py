@@ -8,8 +8,10 @@ same Lloyd trajectory, whose final labels should be identical. Where they
 are not, the share of equal labels is printed beside that of KMeans' own
 fit on one thread against two (the effect of summing in another order).
 Reported per cell: the median fit time over ``--runs`` runs of each (more
-for cells of a few milliseconds, about ``--min-time`` seconds of fits), the
-ratio ours / KMeans, the time per iteration (fit time / ``iters``), and the
+for cells of a few milliseconds, about ``--min-time`` seconds of fits; each
+timed fit follows ``--pause`` seconds of sleep and, when fits are short, an
+untimed fit of the same estimator: see ``run_cell`` for why), the ratio
+ours / KMeans, the time per iteration (fit time / ``iters``), and the
 machine's floor for one iteration,
 
 .. math::
@@ -28,7 +30,7 @@ Usage::
 
     python benchmarks/bench_kmeans_grid.py [--n 10000,100000,1000000]
         [--d 2,32,256] [--k 8,32,256] [--dtypes float64,float32]
-        [--layouts dense,csr] [--iters 5] [--runs 5] [--pause 0.005]
+        [--layouts dense,csr] [--iters 5] [--runs 5] [--pause 0.02]
         [--min-time 1.0] [--json PATH]
 """
 
@@ -50,6 +52,8 @@ SEED = 0
 TARGET_DENSE = 1.0
 TARGET_CSR = 1.2
 MAX_RUNS = 101
+# Fits shorter than this are timed right after an untimed one (see run_cell).
+WARM_BELOW = 0.1
 
 
 def gemm_rate(dtype, size=2048, repeats=3):
@@ -122,11 +126,22 @@ def run_cell(X, init, iters, runs, pause, min_time):
     runs = max(runs, min(MAX_RUNS, int(2 * min_time / max(warmup, 1e-6))))
     # Alternate the two, so that a change of machine load hits both alike.
     # Each library runs its own OpenMP runtime, whose idle threads spin for
-    # about a millisecond after a parallel loop; the pause lets them sleep
-    # before the other library's fit, as they would in a process using one.
+    # 7.5-8.5 ms after a parallel loop on the machine of BENCHMARKS.md (both
+    # runtimes, measured from the threads' CPU time), then sleep. A pause
+    # shorter than that leaves the other library's threads spinning on the
+    # cores during the next fit; a pause longer than that lets the fit's own
+    # threads fall asleep too, and waking them cost up to 10 ms on that
+    # 2-vCPU VM, five times a whole fit of the smallest cells. So every timed
+    # fit follows a pause longer than the spin (the other library's threads
+    # asleep, as in a process using one library) and, when a fit takes less
+    # than WARM_BELOW seconds, an untimed fit of the same estimator (its own
+    # threads awake, as in a loop of fits).
+    warm = warmup < 2 * WARM_BELOW
     for _ in range(runs):
         for name, fit in (("ours", ours), ("kmeans", theirs)):
             time.sleep(pause)
+            if warm:
+                fit()
             start = time.perf_counter()
             models[name] = fit()
             times[name].append(time.perf_counter() - start)
@@ -208,7 +223,7 @@ def main(argv=None):
     parser.add_argument("--iters", type=int, default=5)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
-        "--pause", type=float, default=0.005, help="seconds of sleep before each fit"
+        "--pause", type=float, default=0.02, help="seconds of sleep before each fit"
     )
     parser.add_argument(
         "--min-time",
