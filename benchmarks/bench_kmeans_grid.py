@@ -136,7 +136,7 @@ def run_cell(X, init, iters, runs, pause, min_time):
     # asleep, as in a process using one library) and, when a fit takes less
     # than WARM_BELOW seconds, an untimed fit of the same estimator (its own
     # threads awake, as in a loop of fits).
-    warm = warmup < 2 * WARM_BELOW
+    warm = warmup / 2 < WARM_BELOW  # the mean of the two untimed fits
     for _ in range(runs):
         for name, fit in (("ours", ours), ("kmeans", theirs)):
             time.sleep(pause)
