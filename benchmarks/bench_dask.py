@@ -41,7 +41,8 @@ further fit (tracing slows the client's Python).
 Usage::
 
     python benchmarks/bench_dask.py [kmeans|logistic] [--n-samples N] [--repeats R]
-        [--families gaussian,t3,gaussian-by-class] [--max-iters 3] [--json PATH]
+        [--memory-limit 1.9GB] [--families gaussian,t3,gaussian-by-class]
+        [--max-iters 3] [--solvers lbfgs,admm] [--json PATH]
 
 The default X is 8,000,000 x 32 float64 (2.0 GB) of 16 Gaussian blobs, in
 chunks of 250,000 rows, on 2 workers of 1.9 GB each (half of X per worker,
@@ -362,7 +363,15 @@ def _time_to_target(
     }
 
 
-def run_logistic(n_samples, memory_limit, family, max_iters, repeats, target=1e-3):
+def run_logistic(
+    n_samples,
+    memory_limit,
+    family,
+    max_iters,
+    repeats,
+    solvers=("lbfgs", "admm"),
+    target=1e-3,
+):
     import dask_ml.linear_model
     from distributed import wait
 
@@ -406,7 +415,7 @@ def run_logistic(n_samples, memory_limit, family, max_iters, repeats, target=1e-
                 "client_mb": _client_peak_mb(make, X, y, client),
                 "error": error(coef),
             }
-        for solver in ("lbfgs", "admm"):
+        for solver in solvers:
             for normalize in (False, True):
                 print(f"dask-ml {solver}, normalize={normalize}", file=sys.stderr)
                 records[f"dask-ml {solver}, normalize={normalize}"] = _time_to_target(
@@ -486,6 +495,11 @@ def main(argv=None):
     parser.add_argument(
         "--max-iters", default="3", help="logistic: round counts fitted beside 'auto'"
     )
+    parser.add_argument(
+        "--solvers",
+        default="lbfgs,admm",
+        help="logistic: the dask-ml solvers timed (L-BFGS's search takes minutes)",
+    )
     parser.add_argument("--json", help="write the records to this path")
     args = parser.parse_args(argv)
     machine = machine_info()
@@ -496,7 +510,12 @@ def main(argv=None):
         records = {}
         for family in args.families.split(","):
             records[family] = run_logistic(
-                args.n_samples, args.memory_limit, family, max_iters, args.repeats
+                args.n_samples,
+                args.memory_limit,
+                family,
+                max_iters,
+                args.repeats,
+                solvers=args.solvers.split(","),
             )
             report_logistic(records[family], args.n_samples, args.memory_limit, family)
     else:

@@ -6,6 +6,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.stats import poisson
 from sklearn.exceptions import ConvergenceWarning
@@ -15,12 +17,15 @@ from skcgm.datasets import make_heavy_tailed_classification
 from skcgm.linear_model import LocalSensitivityLogistic
 from skcgm.optim import local_sensitivity_scores
 from skcgm.optim._dask_proximal_point import (
+    _Context,
     _poisson_counts,
+    _uniform_chunk,
     dask_proximal_point,
     row_uniforms,
 )
 from skcgm.optim._proximal_point import _checked_problem
 from skcgm.oracles import LogisticLoss
+from skcgm.utils._validation import dask_class_counts
 
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
@@ -41,9 +46,13 @@ def _sum_objective(X, y, coef, intercept, C=1.0):
 
 
 @pytest.mark.parametrize("scores", ["theorem9", "theorem10", "leverage_only"])
-@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize(
+    "weighted, chunks",
+    # 6000 rows: one chunk, read in two sub-blocks (4096 + 1904 rows).
+    [(False, 1300), (True, 1300), (True, 6000)],
+)
 def test_sums_and_sampling_probabilities_equal_in_memory(
-    dask_client, data, scores, weighted
+    dask_client, data, scores, weighted, chunks
 ):
     X, y = data
     n = X.shape[0]
@@ -55,8 +64,8 @@ def test_sums_and_sampling_probabilities_equal_in_memory(
     classes = np.unique(y)
     result, n_passes = dask_proximal_point(
         LogisticLoss(),
-        *_dask(X, y, 1300),
-        None if sample_weight is None else da.from_array(sample_weight, 1300),
+        *_dask(X, y, chunks),
+        None if sample_weight is None else da.from_array(sample_weight, chunks),
         (classes, np.ones(2), classes[1]),
         alpha=alpha,
         total_weight=total,
@@ -267,3 +276,54 @@ def test_non_finite_rows_are_refused_by_the_first_pass(dask_client, data, value)
     X[4321, 2] = value
     with pytest.raises(ValueError, match="Input X contains NaN or infinity"):
         LocalSensitivityLogistic(random_state=0).fit(*_dask(X, y, 2000))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    labels=st.lists(st.integers(-3, 40), min_size=1, max_size=9000),
+    chunks=st.integers(1, 9000),
+    as_float=st.booleans(),
+)
+def test_class_counts_equal_numpy_unique(labels, chunks, as_float):
+    # Few classes take the counting path, many (or one missed by the strided
+    # subsample) the sort; both must give np.unique's answer.
+    y = np.array(labels, dtype=np.float64 if as_float else np.int64)
+    classes, counts = dask_class_counts(da.from_array(y, chunks=chunks))
+    expected_classes, expected_counts = np.unique(y, return_counts=True)
+    assert_array_equal(classes, expected_classes)
+    assert classes.dtype == expected_classes.dtype
+    assert_array_equal(counts, expected_counts)
+
+
+def test_class_counts_of_string_labels():
+    y = np.array(["spam", "ham", "eggs"] * 3000 + ["toast"])
+    classes, counts = dask_class_counts(da.from_array(y, chunks=5000))
+    assert_array_equal(classes, ["eggs", "ham", "spam", "toast"])
+    assert_array_equal(counts, [3000, 3000, 3000, 1])
+
+
+@pytest.mark.parametrize("rate", [1e-3, 0.3, 2.0, 35.0])
+def test_uniform_draws_read_only_their_rows_and_match_all_rows_drawn(rate):
+    # The draw that reads only its candidate rows equals Poisson(rate) counts
+    # inverted at every row's uniform, rows of zero weight left out.
+    rng = np.random.RandomState(0)
+    n = 9000
+    X = rng.normal(size=(n, 3))
+    y = rng.randint(2, size=n).astype(float)
+    w = rng.uniform(0, 2, n) * (rng.uniform(size=n) > 0.2)
+    context = _Context(
+        LogisticLoss(), (np.array([0.0, 1.0]), np.ones(2), 1.0), True, n, w.sum()
+    )
+    indices, rows, signs, u, weights = _uniform_chunk(
+        X, y, w, 500, context, (7, 0), rate
+    )
+    counts = _poisson_counts(
+        row_uniforms((7, 0), 500, 500 + n), np.where(w > 0, rate, 0.0)
+    )
+    chosen = np.flatnonzero(counts)
+    assert chosen.size > 0
+    assert_array_equal(indices, 500 + chosen)
+    assert_array_equal(rows, X[chosen])
+    assert_array_equal(signs, np.where(y[chosen] == 1.0, 1.0, -1.0))
+    assert_allclose(u, w[chosen] * n / w.sum(), rtol=1e-15)
+    assert_allclose(weights, counts[chosen] / rate, rtol=1e-15)

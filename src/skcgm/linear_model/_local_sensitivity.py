@@ -23,7 +23,11 @@ from ..optim._dask_proximal_point import dask_proximal_point
 from ..oracles import LogisticLoss
 from ..utils._random import MAX_SEED
 from ..utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
-from ..utils._validation import check_dask_data, check_sample_weight
+from ..utils._validation import (
+    check_dask_data,
+    check_sample_weight,
+    dask_class_counts,
+)
 from ._base import _BaseLinearClassifier, _check_warm_start
 
 _FLOAT64_MAX = float(np.finfo(np.float64).max)
@@ -820,7 +824,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
             )
         X, y = check_dask_data(self, X, y, reset=True, y_numeric=False)
         n_samples, n_features = X.shape
-        classes, counts = dask.compute(*da.unique(y, return_counts=True))
+        classes, counts = dask_class_counts(y)
         # The targets' type from their distinct values: scikit-learn's error
         # for continuous targets, without a pass of its own.
         check_classification_targets(classes)

@@ -21,7 +21,10 @@ draws come from a counter-based generator indexed by the global row, so the
 sample depends on ``random_state`` and not on the chunk layout.
 
 The first centre is the minimizer of the objective on a uniform sample of the
-same size (one pass), unless a starting point is given: Algorithm 2 from
+same size, unless a starting point is given. That pass reads only the rows
+it draws (a row's count depends on its own uniform number, not on its
+values), so it is short next to a round's; it is counted as a pass all the
+same, since every chunk is loaded. Algorithm 2 from
 zero spends its first rounds, two passes each, in balls far from the
 minimizer (on the issue's panel, 6 rounds from zero left a relative objective
 error of 0.04 to 0.16, one round from the uniform sample's minimizer 1e-4 to
@@ -32,12 +35,17 @@ error of 0.04 to 0.16, one round from the uniform sample's minimizer 1e-4 to
 # SPDX-License-Identifier: BSD-3-Clause
 
 import math
+import uuid
 
 import numpy as np
 from scipy.stats import poisson
 
-from ..oracles._leverage import gram_matrix, leverage_from_gram
-from ..utils._blocks import single_threaded_blas
+from ..oracles._leverage import (
+    gram_matrix,
+    leverage_from_transform,
+    leverage_transform,
+)
+from ..utils._blocks import _BLOCK_ELEMENTS, row_blocks, single_threaded_blas
 from ._full_batch import full_batch_lbfgs
 from ._proximal_point import (
     ProximalPointResult,
@@ -124,18 +132,66 @@ def _bind(block, y_block, w_block, labels, fit_intercept, check_finite=True):
 
 
 def _chunk_tasks(func, X, y, w, *args):
-    """``func(chunk, y_chunk, w_chunk, start, *args)``, one task per chunk."""
+    """``func(chunk, y_chunk, w_chunk, start, *args)``, one task per chunk.
+
+    The tasks of a pass are named once: hashing the arguments of every task
+    (dask's default name) cost the client about 1 ms a task, 0.2 s a fit on
+    44 chunks, while the workers waited.
+    """
     import dask
 
     blocks = X.to_delayed().ravel()
     targets = y.to_delayed().ravel()
     weights = [None] * len(blocks) if w is None else w.to_delayed().ravel()
     starts = np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]])
-    call = dask.delayed(func, pure=True)
+    call = dask.delayed(func)
+    name = f"{func.__name__}-{uuid.uuid4().hex}"
     return [
-        call(block, target, weight, int(start), *args)
-        for block, target, weight, start in zip(blocks, targets, weights, starts)
+        call(block, target, weight, int(start), *args, dask_key_name=f"{name}-{j}")
+        for j, (block, target, weight, start) in enumerate(
+            zip(blocks, targets, weights, starts)
+        )
     ]
+
+
+# The rows a chunk's task handles at once. dask's nanny starts its workers
+# with MALLOC_TRIM_THRESHOLD_ set, which also pins glibc's mmap threshold at
+# 128 KiB: every temporary as long as a whole chunk is then a fresh mapping
+# whose pages fault in on first touch. On 250,000 x 32 chunks that made each
+# pass 1.6x slower (56 ms a chunk against 35 ms); vectors of at most 4,096
+# float64 (32 KiB) come from the heap and are reused.
+_SUB_BLOCK_ROWS = 4096
+
+
+def _sub_blocks(n_rows, n_features):
+    """Slices of at most ``_SUB_BLOCK_ROWS`` rows (fewer for wide rows).
+
+    Sized for the widest matrix built on them, :math:`C_0` with an
+    intercept and the extra column (``n_features + 2`` columns): the row
+    blocks of :func:`~skcgm.oracles._leverage.gram_matrix` then cover a
+    sub-block in one block, not one full and one of a few rows.
+    """
+    width = max(n_features + 2, _BLOCK_ELEMENTS // _SUB_BLOCK_ROWS)
+    return row_blocks(n_rows, width) or [slice(0, 0)]
+
+
+def _by_sub_blocks(func, block, y_block, w_block, start, *args):
+    """``func`` on every sub-block of a chunk, with its global first row."""
+    return [
+        func(
+            block[rows],
+            y_block[rows],
+            None if w_block is None else w_block[rows],
+            start + rows.start,
+            *args,
+        )
+        for rows in _sub_blocks(block.shape[0], block.shape[1])
+    ]
+
+
+def _concatenated(parts):
+    """The draws of the sub-blocks of a chunk, as one draw."""
+    return tuple(np.concatenate([part[k] for part in parts]) for k in range(5))
 
 
 class _Context:
@@ -177,18 +233,23 @@ class _Data:
     def tasks(self, func, *args):
         return _chunk_tasks(func, self.X, self.y, self.w, self.context, *args)
 
-    def run(self, func, *args):
-        """One pass: ``func`` on every chunk, computed."""
+    def run(self, func, *args, reads_all=True):
+        """One pass: ``func`` on every chunk, computed.
+
+        The first pass whose tasks read every row (``reads_all``) checks
+        that they are finite.
+        """
         import dask
 
         self.n_passes += 1
         results = dask.compute(*self.tasks(func, *args))
-        self.context.check_finite = False
+        if reads_all:
+            self.context.check_finite = False
         return results
 
-    def sample(self, func, *args):
+    def sample(self, func, *args, reads_all=True):
         """The rows ``func`` draws on every chunk, gathered on the client."""
-        parts = self.run(func, *args)
+        parts = self.run(func, *args, reads_all=reads_all)
         return tuple(np.concatenate([part[k] for part in parts]) for k in range(5))
 
 
@@ -204,15 +265,38 @@ def _drawn(start, X, signs, u, uniforms, means):
     )
 
 
+# Below 1 by more than the rounding of exp: the candidates of a uniform draw
+# include every row whose count is at least one.
+_CANDIDATE_MARGIN = 1.0 - 1e-12
+
+
+def _uniform_rows(block, y_block, w_block, start, context, key, rate):
+    uniforms = row_uniforms(key, start, start + block.shape[0])
+    # The count of a row of positive weight inverts its own uniform at the
+    # same mean, and is 0 unless the uniform exceeds P(0) = e^{-rate}: only
+    # the candidates are read (weights, signs and the finite check of the
+    # first full pass), about m / n of the rows.
+    rows = np.arange(block.shape[0])
+    if rate <= _SMALL_MEAN:
+        rows = np.flatnonzero(uniforms > math.exp(-rate) * _CANDIDATE_MARGIN)
+    _, u, X, signs = context.bind(
+        block[rows], y_block[rows], None if w_block is None else w_block[rows]
+    )
+    means = np.where(u > 0, rate, 0.0)
+    drawn, X, signs, u, weights = _drawn(0, X, signs, u, uniforms[rows], means)
+    return start + rows[drawn], X, signs, u, weights
+
+
 def _uniform_chunk(block, y_block, w_block, start, context, key, rate):
     """Draws of a chunk's rows with mean ``rate`` each (rows of positive weight)."""
-    _, u, X, signs = context.bind(block, y_block, w_block)
-    means = np.where(u > 0, rate, 0.0)
-    return _drawn(start, X, signs, u, row_uniforms(key, start, start + len(u)), means)
+    return _concatenated(
+        _by_sub_blocks(
+            _uniform_rows, block, y_block, w_block, start, context, key, rate
+        )
+    )
 
 
-def _center_chunk(block, y_block, w_block, start, context, x, with_cubes):
-    """Sums over a chunk's rows at the centre ``x`` (see :func:`_center_pass`)."""
+def _center_rows(block, y_block, w_block, start, context, x, with_cubes):
     A, u, _, _ = context.bind(block, y_block, w_block)
     loss, n = context.loss, context.n
     margins = _matvec(A, x)
@@ -239,31 +323,57 @@ def _center_chunk(block, y_block, w_block, start, context, x, with_cubes):
     )
 
 
+def _merged_sums(parts):
+    """The sums of :func:`_center_rows` over blocks of rows, added up.
+
+    Each block scales the extra column of its Gram matrix to its own unit
+    max-norm; the merged matrix rescales every block's row and column of it
+    to the largest scale (factors at most 1, so nothing overflows).
+    """
+    scales = np.array([part[3] for part in parts])
+    largest = float(scales.max())
+    gram = np.zeros_like(parts[0][2])
+    for part, scale in zip(parts, scales):
+        factor = scale / largest if largest > 0 else 1.0
+        block_gram = part[2].copy()
+        block_gram[:, -1] *= factor
+        block_gram[-1, :] *= factor
+        gram += block_gram
+    return (
+        sum(part[0] for part in parts),
+        sum(part[1] for part in parts),
+        gram,
+        largest,
+        sum(part[4] for part in parts),
+        sum(part[5] for part in parts),
+    )
+
+
+def _center_chunk(block, y_block, w_block, start, context, x, with_cubes):
+    """Sums over a chunk's rows at the centre ``x`` (see :func:`_center_pass`)."""
+    return _merged_sums(
+        _by_sub_blocks(
+            _center_rows, block, y_block, w_block, start, context, x, with_cubes
+        )
+    )
+
+
 def _center_pass(data, x, with_cubes):
     """Objective, gradient, Gram matrix of :math:`C_0` and sums at ``x``.
 
-    The extra column of :math:`C_0` is scaled to unit max-norm as in memory:
-    each chunk scales by its own maximum, and the client rescales its row
-    and column of every chunk's Gram matrix to the global one (factors at
-    most 1, so nothing overflows).
+    The extra column of :math:`C_0` is scaled to unit max-norm as in memory
+    (see :func:`_merged_sums`).
     """
-    parts = data.run(_center_chunk, x, with_cubes)
-    scales = np.array([part[3] for part in parts])
-    largest = float(scales.max())
-    gram = np.zeros((data.d + 1, data.d + 1))
-    for part, scale in zip(parts, scales):
-        factor = scale / largest if largest > 0 else 1.0
-        chunk = part[2].copy()
-        chunk[:, -1] *= factor
-        chunk[-1, :] *= factor
-        gram += chunk
+    value, gradient, gram, largest, delta, cubes = _merged_sums(
+        data.run(_center_chunk, x, with_cubes)
+    )
     return {
-        "value": sum(part[0] for part in parts) / data.n,
-        "gradient": sum(part[1] for part in parts) / data.n,
+        "value": value / data.n,
+        "gradient": gradient / data.n,
         "gram": gram,
         "extra_scale": 1.0 / largest if largest > 0 else 1.0,
-        "delta": sum(part[4] for part in parts) / data.n,
-        "cubes": sum(part[5] for part in parts),
+        "delta": delta / data.n,
+        "cubes": cubes,
     }
 
 
@@ -275,7 +385,7 @@ def _chunk_scores(A, u, x, loss, n, setup):
     extra = loss.sqrt_derivative_ratio(margins) * np.sqrt(fractions)
     extra *= setup["extra_scale"]
     C0 = _ScaledRows(A, np.sqrt(fractions * second), extra)
-    scores = leverage_from_gram(C0, setup["gram"], setup["ridge"])
+    scores = leverage_from_transform(C0, setup["transform"])
     if setup["leverage_only"]:
         return scores
     scores *= setup["beta"]
@@ -285,8 +395,7 @@ def _chunk_scores(A, u, x, loss, n, setup):
     return scores
 
 
-def _sensitivity_chunk(block, y_block, w_block, start, context, x, setup, key, m):
-    """Local-sensitivity draws of a chunk's rows (means :math:`m s_i / S`)."""
+def _sensitivity_rows(block, y_block, w_block, start, context, x, setup, key, m):
     A, u, X, signs = context.bind(block, y_block, w_block)
     means = _chunk_scores(A, u, x, context.loss, context.n, setup) * (
         m / setup["total"]
@@ -294,9 +403,26 @@ def _sensitivity_chunk(block, y_block, w_block, start, context, x, setup, key, m
     return _drawn(start, X, signs, u, row_uniforms(key, start, start + len(u)), means)
 
 
-def _probability_chunk(block, y_block, w_block, start, context, x, setup):
+def _sensitivity_chunk(block, y_block, w_block, start, context, x, setup, key, m):
+    """Local-sensitivity draws of a chunk's rows (means :math:`m s_i / S`)."""
+    return _concatenated(
+        _by_sub_blocks(
+            _sensitivity_rows, block, y_block, w_block, start, context, x, setup, key, m
+        )
+    )
+
+
+def _probability_rows(block, y_block, w_block, start, context, x, setup):
     A, u, _, _ = context.bind(block, y_block, w_block)
     return _chunk_scores(A, u, x, context.loss, context.n, setup) / setup["total"]
+
+
+def _probability_chunk(block, y_block, w_block, start, context, x, setup):
+    return np.concatenate(
+        _by_sub_blocks(
+            _probability_rows, block, y_block, w_block, start, context, x, setup
+        )
+    )
 
 
 def _penalty(x, pen, alpha):
@@ -318,13 +444,12 @@ def _round_setup(data, gradient, stats, x, pen, alpha, lam, radius, scores):
     ridge[d] = gamma_min * extra_scale**2
     if gram[d, d] == 0 and gamma_min == 0:
         ridge[d] = 1.0
-    total_leverage = _total_leverage(gram, ridge)
-    if total_leverage is None:
-        ridge = _floored_ridge(ridge, np.diag(gram))
-        total_leverage = _total_leverage(gram, ridge)
+    leverage = _leverage_map(gram, ridge)
+    if leverage is None:
+        leverage = _leverage_map(gram, _floored_ridge(ridge, np.diag(gram)))
+    transform, total_leverage = leverage
     setup = {
-        "gram": gram,
-        "ridge": ridge,
+        "transform": transform,
         "extra_scale": extra_scale,
         "leverage_only": scores == "leverage_only",
         "total": total_leverage,
@@ -361,19 +486,16 @@ def _round_setup(data, gradient, stats, x, pen, alpha, lam, radius, scores):
     }
 
 
-def _total_leverage(gram, ridge):
-    """:math:`\\operatorname{tr}((G + D)^{-1} G)`, equilibrated; None if not PD."""
-    matrix = gram + np.diag(ridge)
-    diagonal = np.diag(matrix)
-    if np.any(diagonal <= 0):
-        return None
-    scale = 1.0 / np.sqrt(diagonal)
+def _leverage_map(gram, ridge):
+    """:func:`~skcgm.oracles._leverage.leverage_transform` :math:`T` and the
+    total of the scores, :math:`\\operatorname{tr}(T G T^\\top) =
+    \\operatorname{tr}((G + D)^{-1} G)`; None if :math:`G + D` is not
+    positive definite."""
     try:
-        factor = np.linalg.cholesky(matrix * np.outer(scale, scale))
-    except np.linalg.LinAlgError:
+        transform = leverage_transform(gram, ridge)
+    except ValueError:
         return None
-    half = np.linalg.solve(factor, gram * scale[:, None] * scale[None, :])
-    return float(np.trace(np.linalg.solve(factor, half.T)))
+    return transform, float(np.einsum("ij,ij->", transform @ gram, transform))
 
 
 def _sampled_problem(loss, rows, signs, u, pen, alpha, fit_intercept):
@@ -496,7 +618,7 @@ def dask_proximal_point(
     with single_threaded_blas(), np.errstate(all="ignore"):
         if x0 is None:
             indices, rows, signs, u, draw_weights = data.sample(
-                _uniform_chunk, (seed, 0), m / n_positive
+                _uniform_chunk, (seed, 0), m / n_positive, reads_all=False
             )
             x = np.zeros(d)
             if indices.size:
@@ -558,7 +680,7 @@ def dask_proximal_point(
             if sampling == "uniform":
                 probabilities = None
                 indices, rows, signs, u, draw_weights = data.sample(
-                    _uniform_chunk, key, m / n_positive
+                    _uniform_chunk, key, m / n_positive, reads_all=False
                 )
             else:
                 setup = _round_setup(

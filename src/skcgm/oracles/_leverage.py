@@ -30,7 +30,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import LinAlgError, cholesky, lapack
+from scipy.linalg import LinAlgError, blas, cholesky, lapack
 from sklearn.utils import check_array, check_random_state
 
 from ..utils._blocks import map_row_blocks, scratch_buffer
@@ -140,13 +140,23 @@ def _triangular_inverse(factor, lower):
     return inverse
 
 
-def leverage_from_gram(C, gram, ridge):
-    """Exact scores :math:`c_i^\\top (G + D)^{-1} c_i` given :math:`G = C^\\top C`.
+def leverage_transform(gram, ridge):
+    """The matrix :math:`T` with :math:`c^\\top (G + D)^{-1} c = \\|T c\\|^2`.
 
-    Cholesky :math:`G + D = L L^\\top`, then
-    :math:`\\ell_i = \\|L^{-1} c_i\\|^2`, one triangular solve per block of
-    rows: :math:`O(n p^2 + p^3)` flops, memory bounded by the block size.
+    Cholesky of the equilibrated :math:`S (G + D) S = L L^\\top`,
+    :math:`S = \\operatorname{diag}(s)`, then :math:`T = L^{-1} S`, so
+    that :math:`T^\\top T = (G + D)^{-1}`: :math:`O(p^3)` flops, computed
+    once and applied to any number of rows (:func:`leverage_from_transform`).
     Not validated; ``ridge`` is a vector.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.oracles._leverage import leverage_transform
+    >>> gram = np.array([[2.0, 1.0], [1.0, 2.0]])
+    >>> T = leverage_transform(gram, np.ones(2))
+    >>> bool(np.allclose(T.T @ T, np.linalg.inv(gram + np.eye(2))))
+    True
     """
     matrix = gram + np.diag(ridge)
     # Equilibrate: the extra column of the local-sensitivity matrix can be
@@ -161,13 +171,43 @@ def leverage_from_gram(C, gram, ridge):
         lower = cholesky(matrix * np.outer(scale, scale), lower=True)
     except LinAlgError as exc:
         raise _not_positive_definite() from exc
-    # l_i = ||L^{-1} S c_i||^2 with the explicit triangular inverse (one
-    # p^3/3 LAPACK trtri) times the blocks: a GEMM, much faster than a
-    # triangular solve with many right-hand sides, and as accurate here since
-    # the equilibrated factor is well scaled.
-    inverse = _triangular_inverse(lower, lower=True) * scale
-    scores = _row_norms_of_transform(C, inverse)
+    # The explicit triangular inverse (one p^3/3 LAPACK trtri) times the
+    # blocks is a GEMM, much faster than a triangular solve with many
+    # right-hand sides, and as accurate here since the equilibrated factor is
+    # well scaled.
+    return _triangular_inverse(lower, lower=True) * scale
+
+
+def leverage_from_transform(C, transform):
+    """Scores :math:`\\|T c_i\\|^2` of the rows of ``C``, clipped to [0, 1].
+
+    ``transform`` is :func:`leverage_transform`'s, lower triangular: one
+    triangular product (BLAS trmm, half the flops of a GEMM) per block of
+    rows, memory bounded by the block size.
+    """
+    n = C.shape[0]
+    scores = np.empty(n)
+    # A matrix built on demand writes its blocks into a scratch buffer of
+    # ours, which the product may overwrite; a slice of an array is copied.
+    in_place = int(hasattr(C, "block"))
+
+    def fill(rows):
+        block = _dense_rows(C, rows)
+        product = blas.dtrmm(1.0, transform, block.T, lower=1, overwrite_b=in_place)
+        scores[rows] = np.einsum("ij,ij->j", product, product)
+
+    map_row_blocks(fill, n, C.shape[1])
     return np.clip(scores, 0.0, 1.0, out=scores)
+
+
+def leverage_from_gram(C, gram, ridge):
+    """Exact scores :math:`c_i^\\top (G + D)^{-1} c_i` given :math:`G = C^\\top C`.
+
+    :math:`\\ell_i = \\|T c_i\\|^2` with :func:`leverage_transform`:
+    :math:`O(n p^2 + p^3)` flops, memory bounded by the block size.
+    Not validated; ``ridge`` is a vector.
+    """
+    return leverage_from_transform(C, leverage_transform(gram, ridge))
 
 
 def _default_jl_components(n):
