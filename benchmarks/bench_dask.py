@@ -45,8 +45,12 @@ Usage::
         [--max-iters 3] [--solvers lbfgs,admm] [--json PATH]
 
 The default X is 8,000,000 x 32 float64 (2.0 GB) of 16 Gaussian blobs, in
-chunks of 250,000 rows, on 2 workers of 1.9 GB each (half of X per worker,
-below dask's 60% spill threshold; X is larger than a worker's memory).
+chunks of 250,000 rows, on 2 workers of 1.9 GB each: X is larger than a
+worker's memory, and half of X per worker plus the worker's own memory is
+above dask's spill threshold, so about half the chunks live on disk and
+every pass reads them back. ``--n-samples 11000000 --memory-limit 2.75GB``
+gives 2.8 GB of X that stays in the workers' memory, each worker's limit
+still below the size of X: the passes then cost their compute.
 """
 
 import argparse
