@@ -200,7 +200,7 @@ def _by_sub_blocks(func, block, y_block, w_block, start, *args):
 
 
 def _concatenated(parts):
-    """The draws of the sub-blocks of a chunk, as one draw."""
+    """The draws of several blocks of rows (sub-blocks or chunks), as one."""
     return tuple(np.concatenate([part[k] for part in parts]) for k in range(5))
 
 
@@ -271,8 +271,7 @@ class _Data:
 
     def sample(self, func, *args, reads_all=True):
         """The rows ``func`` draws on every chunk, gathered on the client."""
-        parts = self.run(func, *args, reads_all=reads_all)
-        return tuple(np.concatenate([part[k] for part in parts]) for k in range(5))
+        return _concatenated(self.run(func, *args, reads_all=reads_all))
 
 
 def _drawn(start, X, signs, u, uniforms, means):
