@@ -172,9 +172,9 @@ def leverage_transform(gram, ridge):
     except LinAlgError as exc:
         raise _not_positive_definite() from exc
     # The explicit triangular inverse (one p^3/3 LAPACK trtri) times the
-    # blocks is a GEMM, much faster than a triangular solve with many
-    # right-hand sides, and as accurate here since the equilibrated factor is
-    # well scaled.
+    # blocks is one triangular matrix product (trmm) per block, much faster
+    # than a triangular solve with many right-hand sides, and as accurate here
+    # since the equilibrated factor is well scaled.
     return _triangular_inverse(lower, lower=True) * scale
 
 
