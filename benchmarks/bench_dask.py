@@ -27,16 +27,20 @@ order; heavy-tailed rows (multivariate t with 3 degrees of freedom); and
 Gaussian rows stored by class (the negative rows in the first half of the
 chunks), as when data kept per class are concatenated. The time to a
 relative objective error of 1e-3: ours with its defaults
-(``max_iter='auto'``: a uniform start and one round, 3 passes) and with
+(``max_iter='auto'``: a uniform start and one round, 3 passes;
+``leverage='auto'``: the Gram matrix of the scores from the uniform
+sample) and with
 ``--max-iters`` rounds, and each dask-ml solver with the smallest
 ``max_iter`` that reaches it (doubling from 1, then bisection; a solver
 whose error does not fall by a tenth when ``max_iter`` doubles, from 8 on,
 is reported as stalled). Times are medians of ``--repeats`` untraced fits,
 each after garbage collection and ``malloc_trim`` on the workers, so that no
 fit pays for the memory an earlier one left behind. The minimum comes from
-Newton's method on the same persisted arrays. Also the uniform ablation
-(``sampling='uniform'``). Client memory is the peak of tracemalloc during a
-further fit (tracing slows the client's Python).
+Newton's method on the same persisted arrays. Also two ablations: the
+Gram matrix summed over every row (``leverage='exact'``, an O(nd^2) centre
+pass) and uniform draws (``sampling='uniform'``). Client memory is the
+peak of tracemalloc during a further fit (tracing slows the client's
+Python).
 
 Usage::
 
@@ -397,6 +401,7 @@ def run_logistic(
 
         candidates = {
             "ours (defaults)": {},
+            "Gram of every row": {"leverage": "exact"},
             "uniform sampling": {"sampling": "uniform"},
         }
         for rounds in max_iters:

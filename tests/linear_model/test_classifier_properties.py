@@ -45,6 +45,7 @@ _EXPECTED_ERRORS = re.compile(
             r"sample_size=\d+ exceeds n_samples",
             r"Found array with \d+ sample\(s\)",
             r"is too small for this data",
+            r"sampling='leverage' takes leverage=",
             r"times the total sample weight .* is too small",
         ]
     )
@@ -142,7 +143,7 @@ def _local_sensitivity_params(draw, X):
             st.sampled_from(["local_sensitivity", "uniform", "leverage", "full"])
         ),
         scores=draw(st.sampled_from(["theorem10", "theorem9", "leverage_only"])),
-        leverage=draw(st.sampled_from(["exact", "sketch"])),
+        leverage=draw(st.sampled_from(["auto", "exact", "sketch", "sample"])),
         n_components=draw(st.sampled_from([None, 1, 5])),
         class_weight=draw(st.sampled_from([None, "balanced"])),
         random_state=0,

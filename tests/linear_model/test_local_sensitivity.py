@@ -168,8 +168,15 @@ def test_local_sensitivity_beats_uniform_on_the_synthetic_recipe():
     assert np.sum(local < uniform) >= 5
 
 
-@pytest.mark.parametrize("sampling", ["local_sensitivity", "uniform", "leverage"])
-@pytest.mark.parametrize("leverage", ["exact", "sketch"])
+@pytest.mark.parametrize(
+    "sampling, leverage",
+    [
+        (sampling, leverage)
+        for sampling in ["local_sensitivity", "uniform", "leverage"]
+        for leverage in ["exact", "sketch", "sample"]
+        if (sampling, leverage) != ("leverage", "sample")
+    ],
+)
 def test_sampled_modes_fit_well(sampling, leverage):
     # 10% of the rows per round, stopped by the noise-floor rule. Measured
     # over 10 seeds: accuracy at least 0.975, relative error of the objective
@@ -576,6 +583,25 @@ def test_bad_parameters(params):
         LocalSensitivityLogistic(**params).fit(X, y)
 
 
+def test_sampled_gram_with_static_leverage_is_refused():
+    X, y = _data()
+    model = LocalSensitivityLogistic(sampling="leverage", leverage="sample")
+    with pytest.raises(ValueError, match="sampling='leverage' takes leverage="):
+        model.fit(X, y)
+
+
+def test_auto_leverage_is_exact_in_memory():
+    X, y = _data()
+    params = dict(sample_size=0.2, max_iter=5, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        auto = LocalSensitivityLogistic(**params).fit(X, y)
+        exact = LocalSensitivityLogistic(leverage="exact", **params).fit(X, y)
+        sample = LocalSensitivityLogistic(leverage="sample", **params).fit(X, y)
+    assert_array_equal(auto.coef_, exact.coef_)
+    assert not np.array_equal(sample.coef_, exact.coef_)
+
+
 def test_blas_limit_is_restored():
     from threadpoolctl import threadpool_info
 
@@ -758,7 +784,7 @@ def test_theorem10_bound_beyond_float64_draws_by_leverage(prox_weight):
     assert np.all(model.history_[0]["total_sensitivity"][1:] == np.inf)
 
 
-@pytest.mark.parametrize("leverage", ["exact", "sketch"])
+@pytest.mark.parametrize("leverage", ["exact", "sketch", "sample"])
 def test_tiny_prox_weight_keeps_the_leverage_defined(leverage):
     # A ridge of 1e-300 next to data at 1e-9 lost the Schur complement of
     # the extra column to rounding: "A^T A + diag(ridge) is not positive

@@ -45,6 +45,7 @@ def _sum_objective(X, y, coef, intercept, C=1.0):
     return C * np.logaddexp(0, -margins).sum() + 0.5 * coef @ coef
 
 
+@pytest.mark.parametrize("leverage", ["exact", "sample"])
 @pytest.mark.parametrize("scores", ["theorem9", "theorem10", "leverage_only"])
 @pytest.mark.parametrize(
     "weighted, chunks",
@@ -52,7 +53,7 @@ def _sum_objective(X, y, coef, intercept, C=1.0):
     [(False, 1300), (True, 1300), (True, 6000)],
 )
 def test_sums_and_sampling_probabilities_equal_in_memory(
-    dask_client, data, scores, weighted, chunks
+    dask_client, data, scores, weighted, chunks, leverage
 ):
     X, y = data
     n = X.shape[0]
@@ -79,11 +80,13 @@ def test_sums_and_sampling_probabilities_equal_in_memory(
         tol=0.0,
         n_iter_no_change=None,
         max_inner_iter=50,
+        leverage=leverage,
         x0=x0,
         random_state=0,
     )
-    # The centre's pass and the draws' pass: no uniform start from x0.
-    assert n_passes == 2
+    # The centre's pass and the draws' pass: no uniform start from x0, but
+    # leverage='sample' draws the rows of its Gram matrix uniformly.
+    assert n_passes == (2 if leverage == "exact" else 3)
     signs = np.where(y == classes[1], 1.0, -1.0)
     pen = np.array([True] * 5 + [False])
     problem = _checked_problem(
@@ -97,7 +100,18 @@ def test_sums_and_sampling_probabilities_equal_in_memory(
     assert np.isnan(result.history["objective"][1])
     lam = np.sqrt(grad_norm)
     A = signs[:, None] * np.hstack([X, np.ones((n, 1))])
-    expected, _ = local_sensitivity_scores(
+    gram_sample = None
+    if leverage == "sample":
+        # The uniform draws of the first pass, from all rows at once.
+        context = _Context(
+            LogisticLoss(), (classes, np.ones(2), classes[1]), True, n, total
+        )
+        indices, *_, weights = _uniform_chunk(
+            X, y, sample_weight, 0, context, (0, 0), 500 / n
+        )
+        gram_sample = (indices, weights)
+        assert 400 < indices.size < 600
+    expected, info = local_sensitivity_scores(
         LogisticLoss(),
         A,
         x0,
@@ -107,13 +121,19 @@ def test_sums_and_sampling_probabilities_equal_in_memory(
         sample_weight=u * n / total,
         penalized=pen,
         scores=scores,
+        leverage=leverage,
+        gram_sample=gram_sample,
     )
     probabilities = result.sampling_probabilities
     assert isinstance(probabilities, da.Array)
     assert_allclose(probabilities.compute(), expected / expected.sum(), rtol=1e-10)
-    assert result.history["total_sensitivity"][1] == pytest.approx(
-        expected.sum(), rel=1e-10
-    )
+    total = expected.sum()
+    if leverage == "sample":
+        # The leverage scores' total is the sample's estimate,
+        # tr((G^ + D)^{-1} G^) = sum_j w_j l_j; the other terms are exact sums.
+        beta = 1.0 if scores == "leverage_only" else info["beta"]
+        total += beta * (weights @ info["leverage"][indices] - info["leverage"].sum())
+    assert result.history["total_sensitivity"][1] == pytest.approx(total, rel=1e-10)
 
 
 @pytest.mark.filterwarnings("ignore:LocalSensitivityLogistic did not converge")
@@ -186,6 +206,16 @@ def test_three_passes_reach_the_minimizer_closely(dask_client):
     # run to the next (dask places and moves the chunks differently).
     assert_array_equal(explicit.sample_indices_[0], model.sample_indices_[0])
     assert_allclose(explicit.coef_, model.coef_, rtol=1e-12)
+    # leverage='auto' is 'sample' on a dask array; the Gram matrix of every
+    # row ('exact') gives other draws of the same quality.
+    sampled = LocalSensitivityLogistic(leverage="sample", random_state=0)
+    assert_allclose(sampled.fit(*_dask(X, y, 7000)).coef_, model.coef_, rtol=1e-12)
+    exact = LocalSensitivityLogistic(leverage="exact", random_state=0)
+    exact.fit(*_dask(X, y, 7000))
+    assert exact.n_passes_ == 3
+    assert not np.array_equal(exact.sample_indices_[0], model.sample_indices_[0])
+    error = _sum_objective(X, y, exact.coef_[0], exact.intercept_[0]) / f_star - 1
+    assert 0 <= error < 2e-3
     # More rounds: two passes each, and one more for the centre they stop at.
     model = LocalSensitivityLogistic(max_iter=100, random_state=0).fit(
         *_dask(X, y, 7000)

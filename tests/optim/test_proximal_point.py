@@ -5,6 +5,8 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
@@ -14,7 +16,11 @@ from skcgm.optim import (
     approximate_proximal_point,
     local_sensitivity_scores,
 )
-from skcgm.optim._proximal_point import _ScaledRows, _trust_region_minimum
+from skcgm.optim._proximal_point import (
+    _ScaledRows,
+    _trust_region_minimum,
+    sample_gram,
+)
 from skcgm.oracles import LogisticLoss
 from skcgm.oracles._leverage import gram_matrix, leverage_from_gram
 
@@ -260,6 +266,90 @@ def test_local_sensitivity_sketched_leverage_is_close_to_exact():
     np.testing.assert_allclose(sketched.sum(), exact.sum(), rtol=0.2)
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    n=st.integers(2, 60),
+    scores=st.sampled_from(["theorem9", "theorem10", "leverage_only"]),
+    sparse=st.booleans(),
+)
+def test_sampled_gram_of_every_row_at_unit_weight_gives_the_exact_scores(
+    seed, n, scores, sparse
+):
+    # The estimate of leverage='sample' is a sum over the drawn rows: every
+    # row drawn once with weight 1 is the exact Gram matrix.
+    rng, A, u, center = _small_problem(seed % 1000, n=n, d=3)
+    u[rng.uniform(size=n) < 0.2] = 0.0
+    u[0] = 1.0
+    if sparse:
+        A = sp.csr_matrix(A)
+    kwargs = dict(
+        prox_weight=0.3, radius=0.5, alpha=0.05, sample_weight=u, scores=scores
+    )
+    exact, info = local_sensitivity_scores(LOSS, A, center, **kwargs)
+    sampled, info_s = local_sensitivity_scores(
+        LOSS,
+        A,
+        center,
+        leverage="sample",
+        gram_sample=(np.arange(n), np.ones(n)),
+        **kwargs,
+    )
+    np.testing.assert_allclose(sampled, exact, rtol=1e-9, atol=1e-300)
+    if scores != "leverage_only":
+        np.testing.assert_allclose(info_s["eta"], info["eta"], rtol=1e-9)
+
+
+def test_sampled_gram_is_unbiased_and_its_scores_close_to_exact():
+    A, _, _ = _synthetic(0, n=3000, d=10)
+    u = np.random.RandomState(1).uniform(0.5, 1.5, 3000)
+    center = np.full(10, 0.1)
+    # Rows drawn in two halves with weight 2: the two estimates average to
+    # the Gram matrix of every row.
+    order = np.random.RandomState(0).permutation(3000)
+    halves = [order[:1500], order[1500:]]
+    grams = [
+        sample_gram(LOSS, A[half], u[half], np.full(1500, 2.0), center, 3000, 0.7)
+        for half in halves
+    ]
+    whole = sample_gram(LOSS, A, u, np.ones(3000), center, 3000, 0.7)
+    np.testing.assert_allclose((grams[0] + grams[1]) / 2, whole, rtol=1e-12)
+    kwargs = dict(prox_weight=0.5, radius=0.3, alpha=1e-3, sample_weight=u)
+    exact, info = local_sensitivity_scores(LOSS, A, center, **kwargs)
+    sampled, info_s = local_sensitivity_scores(
+        LOSS,
+        A,
+        center,
+        leverage="sample",
+        gram_sample=(halves[0], np.full(1500, 2.0)),
+        **kwargs,
+    )
+    ratio = info_s["leverage"] / info["leverage"]
+    assert np.mean((ratio >= 0.8) & (ratio <= 1.25)) >= 0.95
+    np.testing.assert_allclose(info_s["eta"], info["eta"], rtol=0.05)
+    np.testing.assert_allclose(sampled.sum(), exact.sum(), rtol=0.1)
+
+
+def test_sampled_leverage_needs_its_rows():
+    A, _, _ = _synthetic(1, n=50, d=4)
+    kwargs = dict(prox_weight=0.5, radius=0.3, alpha=1e-3, leverage="sample")
+    with pytest.raises(ValueError, match="needs gram_sample"):
+        local_sensitivity_scores(LOSS, A, np.zeros(4), **kwargs)
+    for bad in [
+        (np.array([0, 50]), np.ones(2)),
+        (np.array([0, 1]), np.ones(3)),
+        (np.array([0.5, 1.0]), np.ones(2)),
+        (np.array([0, 1]), -np.ones(2)),
+        (np.array([], dtype=int), np.ones(0)),
+    ]:
+        with pytest.raises(ValueError, match="gram_sample must be"):
+            local_sensitivity_scores(LOSS, A, np.zeros(4), gram_sample=bad, **kwargs)
+    with pytest.raises(ValueError, match="sampling='leverage' takes"):
+        approximate_proximal_point(
+            LOSS, A, alpha=0.1, sampling="leverage", leverage="sample"
+        )
+
+
 def test_local_sensitivity_zero_weight_rows_score_zero_and_sparse_matches():
     rng, A, u, center = _small_problem(6, n=50, d=3)
     u[:5] = 0.0
@@ -462,6 +552,8 @@ def test_sampled_rounds_decrease_the_error():
         {"sampling": "leverage"},
         {"sampling": "leverage", "leverage": "sketch"},
         {"leverage": "sketch"},
+        {"leverage": "sample"},
+        {"leverage": "sample", "replace": False},
         {"scores": "theorem9"},
         {"scores": "leverage_only"},
         {"radius": None},

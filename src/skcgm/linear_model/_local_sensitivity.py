@@ -346,11 +346,22 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         seed-to-seed spread (see the user guide). Unused by the other
         samplings.
 
-    leverage : {'exact', 'sketch'}, default='exact'
+    leverage : {'auto', 'exact', 'sketch', 'sample'}, default='auto'
         How the leverage scores are computed: exactly in
         :math:`O(n \\, n_{features}^2)`, or by a CountSketch and a
         Johnson-Lindenstrauss projection in :math:`O(\\mathrm{nnz} \\log n)`
-        (:func:`~skcgm.oracles.ridge_leverage_scores`).
+        (:func:`~skcgm.oracles.ridge_leverage_scores`), or 'sample': with
+        the Gram matrix of the local-sensitivity scores estimated from the
+        previous round's draws (the first round's from :math:`m` uniform
+        draws, or from the uniform start on a dask array), which saves the
+        :math:`O(n \\, n_{features}^2)` product of the Gram matrix but not
+        that of the scores. 'auto' is the paper's 'exact' in memory and
+        'sample' on a dask array, where it halves the pass at the centre
+        (on 11,000,000 x 32 rows on two workers, 2.8-2.9 s against 3.3-3.8 s
+        a fit, with the same relative objective errors, :math:`2 \\times
+        10^{-4}` to :math:`4 \\times 10^{-4}`; see the :ref:`User Guide
+        <larger_than_memory>`). 'sample' applies to
+        ``sampling='local_sensitivity'`` only.
 
     n_components : int, default=None
         CountSketch rows for ``leverage='sketch'``; None means 20 times the
@@ -505,8 +516,9 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
     On a dask array (:ref:`User Guide <larger_than_memory>`) the rows stay
     on the workers. The first centre minimizes the objective on a uniform
     sample of :math:`m` rows (one pass), unless ``warm_start`` gives one.
-    A round then takes two passes: the objective, gradient, Gram matrix and
-    constants of the scores at the centre, summed over the chunks; then the
+    A round then takes two passes: the objective, gradient and constants
+    of the scores at the centre, summed over the chunks (the Gram matrix of
+    the scores comes from the last draws, ``leverage='auto'``); then the
     scores of every row and its number of draws, Poisson with mean
     :math:`m p_i` (Definition 2's :math:`m` draws with a Poisson total,
     unbiased in the same way), from uniforms tied to the row's global index,
@@ -600,7 +612,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         ],
         "sampling": [StrOptions({"local_sensitivity", "uniform", "leverage", "full"})],
         "scores": [StrOptions({"theorem9", "theorem10", "leverage_only"})],
-        "leverage": [StrOptions({"exact", "sketch"})],
+        "leverage": [StrOptions({"auto", "exact", "sketch", "sample"})],
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
         "class_weight": [StrOptions({"balanced"}), dict, None],
         "warm_start": ["boolean"],
@@ -623,7 +635,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         prox_weight="sqrt_grad",
         sampling="local_sensitivity",
         scores="theorem9",
-        leverage="exact",
+        leverage="auto",
         n_components=None,
         class_weight=None,
         warm_start=False,
@@ -663,7 +675,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
             prox_weight=self.prox_weight,
             sampling=self.sampling,
             scores=self.scores,
-            leverage=self.leverage,
+            leverage="exact" if self.leverage == "auto" else self.leverage,
             n_components=self.n_components,
             verbose=int(self.verbose),
         )
@@ -695,8 +707,8 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
             a uniform sample gives the first centre, then every round is two
             passes (the sums at the centre, then the scores and draws) and
             only the sampled rows reach this process (``sampling=
-            'local_sensitivity'`` or ``'uniform'`` with ``leverage='exact'``;
-            see the :ref:`User Guide <larger_than_memory>`).
+            'local_sensitivity'`` or ``'uniform'``, ``leverage`` other than
+            'sketch'; see the :ref:`User Guide <larger_than_memory>`).
 
         y : array-like or dask array of shape (n_samples,)
             Target values (class labels).
@@ -718,6 +730,12 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
                 UserWarning,
                 # Past fit and scikit-learn's _fit_context wrapper.
                 stacklevel=3,
+            )
+        if self.sampling == "leverage" and self.leverage == "sample":
+            raise ValueError(
+                "leverage='sample' estimates the Gram matrix of the local-"
+                "sensitivity scores; sampling='leverage' takes leverage='auto', "
+                "'exact' or 'sketch'."
             )
         if is_dask_array(X):
             return self._fit_dask(X, y, sample_weight)
@@ -817,10 +835,10 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
                 f"sampling={self.sampling!r} needs X in memory; a dask array X is "
                 "fitted with sampling='local_sensitivity' or 'uniform'."
             )
-        if self.leverage != "exact":
+        if self.leverage == "sketch":
             raise ValueError(
-                f"leverage={self.leverage!r} needs X in memory; a dask array X is "
-                "fitted with leverage='exact' (its Gram matrix is one pass)."
+                "leverage='sketch' needs X in memory; a dask array X is fitted "
+                "with leverage='auto', 'sample' or 'exact'."
             )
         X, y = check_dask_data(self, X, y, reset=True, y_numeric=False)
         n_samples, n_features = X.shape
@@ -905,6 +923,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
                 tol=self.tol,
                 n_iter_no_change=self.n_iter_no_change,
                 max_inner_iter=self.max_inner_iter,
+                leverage="sample" if self.leverage == "auto" else self.leverage,
                 x0=start,
                 random_state=int(seed),
                 verbose=self.verbose,

@@ -3,16 +3,22 @@
 The rows of a :class:`dask.array.Array` stay on the workers. A round of the
 approximate proximal point method needs two passes over them:
 
-1. at the centre :math:`x_{t-1}`: the objective, its gradient, the Gram
-   matrix of the local quadratic model's leverage matrix :math:`C_0`, the
-   sum :math:`\\Delta` and the constants of Theorem 10, all sums over the
-   rows, added up on the client (:math:`O(d^2)` numbers per chunk);
+1. at the centre :math:`x_{t-1}`: the objective, its gradient, the sum
+   :math:`\\Delta` and the constants of Theorem 10, all sums over the rows,
+   added up on the client, and with ``leverage='exact'`` the Gram matrix of
+   the local quadratic model's leverage matrix :math:`C_0` (:math:`O(d^2)`
+   numbers per chunk, :math:`O(nd^2)` work); with ``leverage='sample'`` the
+   client estimates that Gram matrix from the last draws and the pass is
+   :math:`O(nd)`;
 2. the local-sensitivity scores of every row (Theorem 9, plus Theorem 10's
    term), and the draws: only the sampled rows reach the client, where the
    round's subproblem is solved as in memory.
 
 The total of the scores is known after the first pass (the leverage scores
-add up to :math:`\\operatorname{tr}((G + D)^{-1} G)`), so the second pass draws
+add up to :math:`\\operatorname{tr}((G + D)^{-1} G)`, estimated by
+:math:`\\operatorname{tr}((\\hat G + D)^{-1} \\hat G)` with a sampled
+:math:`\\hat G`, which moves the expected number of draws from :math:`m` to
+:math:`m S / \\hat S` and leaves them unbiased), so the second pass draws
 each row's number of copies independently, :math:`c_i \\sim
 \\operatorname{Poisson}(m p_i)` with weight :math:`c_i / (m p_i)`: Definition
 2's :math:`m` independent draws with a Poisson number of draws, unbiased in
@@ -59,6 +65,7 @@ from ._proximal_point import (
     _row_norms,
     _ScaledRows,
     _trust_region_minimum,
+    sample_gram,
 )
 from ._signed_rows import signed_rows
 
@@ -322,20 +329,27 @@ def _uniform_chunk(block, y_block, w_block, start, context, key, rate):
     )
 
 
-def _center_rows(block, y_block, w_block, start, context, x, with_cubes):
+def _center_rows(block, y_block, w_block, start, context, x, with_cubes, with_gram):
     A, u, _, _ = context.bind(block, y_block, w_block)
     loss, n = context.loss, context.n
     margins = _matvec(A, x)
     value, derivative, second = _loss_terms(loss, margins)
     fractions = u / n
-    row_scale = np.sqrt(fractions * second)
     root = loss.sqrt_derivative_ratio(margins)
     with np.errstate(over="ignore"):
         terms = value - 0.5 * np.square(root)
     positive = u > 0
     extra = root * np.sqrt(fractions)
     scale = float(np.max(np.abs(extra), initial=0.0))
-    gram = gram_matrix(_ScaledRows(A, row_scale, extra / scale if scale > 0 else extra))
+    gram = None
+    if with_gram:
+        gram = gram_matrix(
+            _ScaledRows(
+                A,
+                np.sqrt(fractions * second),
+                extra / scale if scale > 0 else extra,
+            )
+        )
     cubes = 0.0
     if with_cubes:
         cubes = float(u @ _row_norms(A) ** 3)
@@ -358,13 +372,15 @@ def _merged_sums(parts):
     """
     scales = np.array([part[3] for part in parts])
     largest = float(scales.max())
-    gram = np.zeros_like(parts[0][2])
-    for part, scale in zip(parts, scales):
-        factor = scale / largest if largest > 0 else 1.0
-        block_gram = part[2].copy()
-        block_gram[:, -1] *= factor
-        block_gram[-1, :] *= factor
-        gram += block_gram
+    gram = None
+    if parts[0][2] is not None:
+        gram = np.zeros_like(parts[0][2])
+        for part, scale in zip(parts, scales):
+            factor = scale / largest if largest > 0 else 1.0
+            block_gram = part[2].copy()
+            block_gram[:, -1] *= factor
+            block_gram[-1, :] *= factor
+            gram += block_gram
     return (
         sum(part[0] for part in parts),
         sum(part[1] for part in parts),
@@ -375,23 +391,32 @@ def _merged_sums(parts):
     )
 
 
-def _center_chunk(block, y_block, w_block, start, context, x, with_cubes):
+def _center_chunk(block, y_block, w_block, start, context, x, with_cubes, with_gram):
     """Sums over a chunk's rows at the centre ``x`` (see :func:`_center_pass`)."""
     return _merged_sums(
         _by_sub_blocks(
-            _center_rows, block, y_block, w_block, start, context, x, with_cubes
+            _center_rows,
+            block,
+            y_block,
+            w_block,
+            start,
+            context,
+            x,
+            with_cubes,
+            with_gram,
         )
     )
 
 
-def _center_pass(data, x, with_cubes):
+def _center_pass(data, x, with_cubes, with_gram):
     """Objective, gradient, Gram matrix of :math:`C_0` and sums at ``x``.
 
     The extra column of :math:`C_0` is scaled to unit max-norm as in memory
-    (see :func:`_merged_sums`).
+    (see :func:`_merged_sums`). Without ``with_gram`` the pass is
+    :math:`O(nd)` and the Gram matrix None.
     """
     value, gradient, gram, largest, delta, cubes = _merged_sums(
-        data.run(_center_chunk, x, with_cubes)
+        data.run(_center_chunk, x, with_cubes, with_gram)
     )
     return {
         "value": value / data.n,
@@ -524,6 +549,13 @@ def _leverage_map(gram, ridge):
     return transform, float(np.einsum("ij,ij->", transform @ gram, transform))
 
 
+def _client_gram(data, gram_rows, x, extra_scale):
+    """:func:`~skcgm.optim._proximal_point.sample_gram` of drawn rows."""
+    rows, signs, u, weights = gram_rows
+    A_s = signed_rows(np.ascontiguousarray(rows), signs, data.context.fit_intercept)
+    return sample_gram(data.context.loss, A_s, u, weights, x, data.n, extra_scale)
+
+
 def _sampled_problem(loss, rows, signs, u, pen, alpha, fit_intercept):
     A_s = signed_rows(np.ascontiguousarray(rows), signs, fit_intercept)
     return _Problem(loss, A_s, u, pen, alpha), A_s
@@ -548,6 +580,7 @@ def dask_proximal_point(
     tol,
     n_iter_no_change,
     max_inner_iter,
+    leverage="exact",
     inner_tol=1e-3,
     x0=None,
     random_state=0,
@@ -601,6 +634,11 @@ def dask_proximal_point(
         Stop at a centre after this many rounds without a better objective.
     max_inner_iter : int
         Gradient steps of the round's subproblem.
+    leverage : {'exact', 'sample'}, default='exact'
+        The Gram matrix of :math:`C_0` in the scores: summed over all rows
+        in the centre's pass (:math:`O(nd^2)`), or estimated on the client
+        from the last draws (the uniform start's in the first round, drawn
+        for it when ``x0`` is given), which leaves that pass :math:`O(nd)`.
     inner_tol : float, default=1e-3
         Its relative tolerance.
     x0 : ndarray of shape (n_features + fit_intercept,), default=None
@@ -641,11 +679,15 @@ def dask_proximal_point(
     }
     indices = draw_weights = np.empty(0)
     probabilities = None
+    scored = sampling == "local_sensitivity"
+    # The rows whose Gram matrix stands for C_0's with leverage='sample'.
+    gram_rows = None
     with single_threaded_blas(), np.errstate(all="ignore"):
         if x0 is None:
             indices, rows, signs, u, draw_weights = data.sample(
                 _uniform_chunk, (seed, 0), m / n_positive, reads_all=False
             )
+            gram_rows = rows, signs, u, draw_weights
             x = np.zeros(d)
             if indices.size:
                 # The minimizer of (1/n) sum_S w_i u_i f + penalty, in the
@@ -665,11 +707,18 @@ def dask_proximal_point(
                 print(f"Dask pass {data.n_passes}: uniform start, {indices.size} rows")
         else:
             x = np.array(x0, dtype=np.float64)
+            if scored and leverage == "sample":
+                gram_rows = data.sample(
+                    _uniform_chunk, (seed, 0), m / n_positive, reads_all=False
+                )[1:]
         converged = stalled = False
         best, n_no_change, total_inner, t = np.inf, 0, 0, 0
         while True:
             stats = _center_pass(
-                data, x, sampling == "local_sensitivity" and scores == "theorem10"
+                data,
+                x,
+                scored and scores == "theorem10",
+                scored and leverage == "exact",
             )
             objective = stats["value"] + _penalty(x, pen, alpha)
             gradient = stats["gradient"].copy()
@@ -709,6 +758,10 @@ def dask_proximal_point(
                     _uniform_chunk, key, m / n_positive, reads_all=False
                 )
             else:
+                if leverage == "sample":
+                    stats["gram"] = _client_gram(
+                        data, gram_rows, x, stats["extra_scale"]
+                    )
                 setup = _round_setup(
                     data, gradient, stats, x, pen, alpha, lam, radius, scores
                 )
@@ -717,6 +770,7 @@ def dask_proximal_point(
                     _sensitivity_chunk, x, setup, key, m
                 )
                 probabilities = _lazy_probabilities(data, x, setup)
+            gram_rows = rows, signs, u, draw_weights
             problem, A_s = _sampled_problem(
                 loss, rows, signs, u, pen, alpha, fit_intercept
             )
@@ -771,13 +825,20 @@ def dask_proximal_point(
 
 
 def _lazy_probabilities(data, x, setup):
-    """The round's sampling distribution as a lazy dask array, one block per chunk."""
+    """The round's sampling distribution as a lazy dask array, one block per chunk.
+
+    The blocks are :math:`s_i / \\hat S`; their sum is 1 with the exact
+    total, and :math:`S / \\hat S` with the sample's estimate (leverage=
+    'sample'), hence the normalization, which costs nothing more when the
+    array is computed.
+    """
     import dask.array as da
 
     tasks = data.tasks(_probability_chunk, x, setup)
-    return da.concatenate(
+    scores = da.concatenate(
         [
             da.from_delayed(task, shape=(rows,), dtype=np.float64)
             for task, rows in zip(tasks, data.X.chunks[0])
         ]
     )
+    return scores / scores.sum()

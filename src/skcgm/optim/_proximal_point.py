@@ -336,13 +336,58 @@ class _ScaledRows:
         )
 
 
+def sample_gram(loss, A, u, weights, center, n, extra_scale):
+    """Estimate of the Gram matrix of :math:`C_0` from a weighted sample.
+
+    For rows :math:`a_j` drawn with importance weights :math:`w_j` (count
+    over expected count, so that sums over the sample estimate sums over
+    all rows without bias),
+
+    .. math::
+
+        \\hat G = \\sum_{j \\in S} w_j\\, c_j c_j^\\top, \\qquad
+        c_j = \\Big[\\sqrt{\\tfrac{u_j f''(t_j)}{n}}\\, a_j,\\;
+        \\kappa \\sqrt{\\tfrac{u_j}{n}} \\tfrac{f'(t_j)}{\\sqrt{f''(t_j)}}\\Big],
+        \\qquad t_j = a_j^\\top y,
+
+    the rows of :math:`C_0` (see :func:`local_sensitivity_scores`) with the
+    extra column scaled by ``extra_scale`` :math:`\\kappa`, the factor that
+    brings the column of all rows to unit max-norm. ``A``, ``u`` and
+    ``weights`` are the sample's rows; ``n`` counts all rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim._proximal_point import sample_gram
+    >>> from skcgm.oracles import LogisticLoss
+    >>> A = np.random.RandomState(0).standard_normal((40, 3))
+    >>> ones = np.ones(40)
+    >>> G = sample_gram(LogisticLoss(), A, ones, ones, np.zeros(3), 40, 1.0)
+    >>> G.shape, bool(np.allclose(G[:3, :3], A.T @ A / 160))
+    ((4, 4), True)
+    """
+    margins = _matvec(A, center)
+    _, _, second = _loss_terms(loss, margins)
+    fractions = np.asarray(weights, dtype=np.float64) * u / n
+    row_scale = np.sqrt(fractions * second)
+    extra = loss.sqrt_derivative_ratio(margins) * np.sqrt(fractions) * extra_scale
+    if sp.issparse(A):
+        C = sp.hstack(
+            [sp.diags(row_scale) @ A, sp.csr_matrix(extra[:, None])], format="csr"
+        )
+    else:
+        C = _ScaledRows(A, row_scale, extra)
+    return gram_matrix(C)
+
+
 def _local_sensitivity(
-    problem, point, lam, radius, scores, leverage, n_components, rng
+    problem, point, lam, radius, scores, leverage, n_components, rng, gram_sample=None
 ):
     """Scores and diagnostics of :func:`local_sensitivity_scores`, unvalidated.
 
     ``point`` is :meth:`_Problem.evaluate` at the centre: its loss terms and
     gradient are the Taylor model's (eq. 3), not recomputed here.
+    ``gram_sample`` is the ``(indices, weights)`` of ``leverage='sample'``.
     """
     loss, A, u, pen, alpha = (
         problem.loss,
@@ -385,7 +430,7 @@ def _local_sensitivity(
         )
     else:
         C0 = _ScaledRows(A, row_scale, extra)
-        if leverage != "exact":
+        if leverage == "sketch":
             # The sketches take the matrix whole.
             C0 = C0[:]
     c_pen = float(np.linalg.norm(center[pen]))
@@ -403,8 +448,14 @@ def _local_sensitivity(
     if not np.any(extra != 0) and gamma_min == 0:
         # A zero column has zero leverage whatever its ridge.
         ridge[d] = 1.0
-    if leverage == "exact":
-        gram = gram_matrix(C0)
+    if leverage != "sketch":
+        if leverage == "exact":
+            gram = gram_matrix(C0)
+        else:
+            indices, weights = gram_sample
+            gram = sample_gram(
+                loss, A[indices], u[indices], weights, center, n, extra_scale
+            )
         try:
             lev = leverage_from_gram(C0, gram, ridge)
         except ValueError:
@@ -516,7 +567,7 @@ _PROBLEM_CONSTRAINTS = {
     "alpha": [StrictInterval(Real, 0, None, closed="left")],
     "sample_weight": ["array-like", None],
     "penalized": ["array-like", None],
-    "leverage": [StrOptions({"exact", "sketch"})],
+    "leverage": [StrOptions({"exact", "sketch", "sample"})],
     "n_components": [StrictInterval(Integral, 1, None, closed="left"), None],
     "random_state": ["random_state"],
 }
@@ -529,6 +580,7 @@ _PROBLEM_CONSTRAINTS = {
         "prox_weight": [StrictInterval(Real, 0, None, closed="neither")],
         "radius": [StrictInterval(Real, 0, None, closed="neither")],
         "scores": [StrOptions({"theorem10", "theorem9", "leverage_only"})],
+        "gram_sample": [tuple, None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -546,6 +598,7 @@ def local_sensitivity_scores(
     leverage="exact",
     n_components=None,
     random_state=None,
+    gram_sample=None,
 ):
     """Upper bounds on the local sensitivities of a GLM finite sum on a ball.
 
@@ -628,15 +681,24 @@ def local_sensitivity_scores(
         The penalized coordinates :math:`\\mathcal P`; None means all.
     scores : {'theorem10', 'theorem9', 'leverage_only'}, default='theorem10'
         Which bound to return.
-    leverage : {'exact', 'sketch'}, default='exact'
+    leverage : {'exact', 'sketch', 'sample'}, default='exact'
         How :math:`\\ell_i` is computed
         (:func:`~skcgm.oracles.ridge_leverage_scores`). With 'sketch', the
         quadratic term of :math:`\\eta` uses the sketched Gram matrix too,
-        so no :math:`O(n d^2)` product is formed.
+        so no :math:`O(n d^2)` product is formed. With 'sample', the Gram
+        matrix of :math:`C_0` (in the leverage and in :math:`\\eta`) is
+        estimated from the weighted rows ``gram_sample``
+        (:func:`~skcgm.optim._proximal_point.sample_gram`), and only the
+        scores themselves read every row.
     n_components : int, default=None
         CountSketch rows for ``leverage='sketch'`` (None: :math:`20(d+1)`).
     random_state : int, RandomState instance or None, default=None
-        Seeds the sketch; unused by 'exact'.
+        Seeds the sketch; unused by 'exact' and 'sample'.
+    gram_sample : tuple of two arrays, default=None
+        ``(indices, weights)``: rows of ``A`` drawn with importance weights
+        (count over expected count), for ``leverage='sample'``, which
+        requires it. :func:`~skcgm.optim.approximate_proximal_point` passes
+        the previous round's draws.
 
     Returns
     -------
@@ -679,6 +741,8 @@ def local_sensitivity_scores(
     problem = _checked_problem(loss, A, sample_weight, penalized, alpha)
     d = problem.d
     center = check_vector(center, "center", d)
+    if leverage == "sample":
+        gram_sample = _checked_gram_sample(gram_sample, problem.n)
     # As in approximate_proximal_point: the passes over the rows run on our
     # own threads, the d x d algebra is small; a bound beyond the float64
     # range is inf, without a numpy warning.
@@ -692,7 +756,33 @@ def local_sensitivity_scores(
             leverage,
             n_components,
             check_random_state(random_state),
+            gram_sample,
         )
+
+
+def _checked_gram_sample(gram_sample, n):
+    """``(indices, weights)`` of ``leverage='sample'`` as arrays, or an error."""
+    if gram_sample is None or len(gram_sample) != 2:
+        raise ValueError(
+            "leverage='sample' needs gram_sample=(indices, weights), the rows "
+            f"that estimate the Gram matrix; got gram_sample={gram_sample!r}."
+        )
+    indices, weights = np.asarray(gram_sample[0]), np.asarray(gram_sample[1])
+    if (
+        indices.ndim != 1
+        or indices.shape != weights.shape
+        or indices.size == 0
+        or not np.issubdtype(indices.dtype, np.integer)
+        or not np.issubdtype(weights.dtype, np.number)
+        or indices.min() < 0
+        or indices.max() >= n
+        or not np.all(np.isfinite(weights) & (weights >= 0))
+    ):
+        raise ValueError(
+            "gram_sample must be (indices, weights): a non-empty 1-d array of "
+            f"row indices in [0, {n}) and as many finite non-negative weights."
+        )
+    return indices, weights.astype(np.float64)
 
 
 # ---------------------------------------------------------------------------
@@ -1009,9 +1099,13 @@ def approximate_proximal_point(
     inner_tol : float, default=1e-3
         Relative tolerance of the inner solver (see step 4); 0 runs
         ``max_inner_iter`` steps, as the paper's experiments do.
-    leverage : {'exact', 'sketch'}, default='exact'
+    leverage : {'exact', 'sketch', 'sample'}, default='exact'
         Leverage computation of the 'local_sensitivity' and 'leverage'
-        samplers (:func:`~skcgm.oracles.ridge_leverage_scores`).
+        samplers (:func:`~skcgm.oracles.ridge_leverage_scores`). 'sample'
+        (local sensitivity only) estimates the Gram matrix of :math:`C_0`
+        from the previous round's draws, the first round's from :math:`m`
+        uniform draws (:func:`local_sensitivity_scores`): a round then
+        forms no :math:`n \times d^2` product besides the scores.
     n_components : int, default=None
         CountSketch rows for ``leverage='sketch'``.
     replace : bool, default=True
@@ -1104,6 +1198,17 @@ def approximate_proximal_point(
         alpha_curvature = problem.alpha if np.any(problem.pen) else 0.0
 
         probabilities = None
+        gram_sample = None
+        if sampling == "leverage" and leverage == "sample":
+            raise ValueError(
+                "leverage='sample' estimates the Gram matrix of the local-"
+                "sensitivity scores; sampling='leverage' takes leverage='exact' "
+                "or 'sketch'."
+            )
+        if sampling == "local_sensitivity" and leverage == "sample":
+            gram_sample = importance_sample(
+                (u > 0) / float(positive.size), m, random_state=rng, replace=replace
+            )
         if sampling == "uniform":
             probabilities = (u > 0) / float(positive.size)
         elif sampling == "leverage":
@@ -1169,6 +1274,7 @@ def approximate_proximal_point(
                     leverage,
                     n_components,
                     rng,
+                    gram_sample,
                 )
                 total_sensitivity = info["total_sensitivity"]
                 if np.isfinite(total_sensitivity) and total_sensitivity > 0:
@@ -1181,6 +1287,7 @@ def approximate_proximal_point(
                 indices, weights = importance_sample(
                     probabilities, m, random_state=rng, replace=replace
                 )
+                gram_sample = indices, weights
                 A_s = A[indices]
                 coef = weights * u[indices] / n
                 lipschitz = smoothness * _largest_eigenvalue(A_s, coef)
