@@ -155,6 +155,32 @@ def test_draws_do_not_depend_on_the_chunks(dask_client, data):
     assert not np.array_equal(other.sample_indices_[0], fits[0].sample_indices_[0])
 
 
+def test_passes_alternate_their_direction_across_fits(dask_client, data, monkeypatch):
+    # Each pass runs the chunks against the last pass over the same array,
+    # also the first pass of the next fit: 3 passes a fit, so a fixed
+    # parity per fit would start each fit the way the last one ended.
+    from skcgm.optim import _dask_proximal_point as module
+
+    directions = []
+    chunk_tasks = module._chunk_tasks
+
+    def spy(func, *args, reverse):
+        # The lazy sampling probabilities are not a pass.
+        if func is not module._probability_chunk:
+            directions.append(reverse)
+        return chunk_tasks(func, *args, reverse=reverse)
+
+    monkeypatch.setattr(module, "_chunk_tasks", spy)
+    X, y = _dask(*data, 1300)
+    for _ in range(2):
+        LocalSensitivityLogistic(random_state=0).fit(X, y)
+    assert directions == [True, False, True, False, True, False]
+    other = _dask(data[0] + 1.0, data[1], 1300)
+    LocalSensitivityLogistic(random_state=0).fit(*other)
+    # A new array starts backwards, against the order persist computes it in.
+    assert directions[6] is True
+
+
 def test_row_uniforms_follow_the_row_not_the_chunk():
     whole = row_uniforms((5, 1), 0, 1001)
     cuts = [0, 1, 6, 400, 401, 1001]
