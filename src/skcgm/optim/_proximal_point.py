@@ -721,7 +721,8 @@ def local_sensitivity_scores(
     Notes
     -----
     Cost: one :math:`O(nd)` pass for the margins and :math:`C_0`, the Gram
-    matrix and the scores in :math:`O(nd^2)` ('exact') or
+    matrix and the scores in :math:`O(nd^2)` ('exact'), the scores in
+    :math:`O(nd^2)` and the Gram matrix in :math:`O(|S| d^2)` ('sample'), or
     :math:`O(\\operatorname{nnz}(A) \\log n + d^3)` ('sketch'), and an
     :math:`O(d^3)` eigendecomposition for :math:`\\eta`.
 
