@@ -50,10 +50,11 @@ _AUTO_FRACTION = 0.1
 # reached a relative objective error of 1e-4 to 1e-3 with 20 to 32 features.
 _DASK_AUTO_SAMPLE = 100_000
 # max_iter='auto': rounds in memory, and on a dask array, where each round
-# reads the data twice. Measured (BENCHMARKS.md, "Data larger than memory"):
-# on 8,000,000 rows one round from the uniform start reached a relative
-# objective error of 2e-4 to 3e-4 in 3 passes, the in-memory stopping rule
-# 3e-5 in 68 passes.
+# reads the data once or twice. Measured (BENCHMARKS.md, "Data larger than
+# memory"): on 8,000,000 rows one round from the uniform start reached a
+# relative objective error of 2e-4 to 3e-4 in 3 passes (2 since its draws
+# come with the centre's pass), the in-memory stopping rule 3e-5 in 68
+# passes.
 _IN_MEMORY_MAX_ITER = 100
 _DASK_MAX_ITER = 1
 
@@ -258,8 +259,9 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         the full-data path of ``sample_size='auto'``, as
         :class:`~sklearn.linear_model.LogisticRegression`'s). 'auto' means
         100 on data in memory and 1 on a dask array, where a round costs
-        two passes over the data and one round from the uniform start
-        (three passes in all) reached relative objective errors of
+        a pass over the data (two when its speculative draws fail, see
+        Notes) and one round from the uniform start reached relative
+        objective errors of
         :math:`2 \times 10^{-4}` to :math:`3 \times 10^{-4}` on 8,000,000
         rows (see Notes); 'auto'
         stopping there raises no ConvergenceWarning. The sampled
@@ -516,21 +518,26 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
     On a dask array (:ref:`User Guide <larger_than_memory>`) the rows stay
     on the workers. The first centre minimizes the objective on a uniform
     sample of :math:`m` rows (one pass), unless ``warm_start`` gives one.
-    A round then takes two passes: the objective, gradient and constants
-    of the scores at the centre, summed over the chunks (the Gram matrix of
-    the scores comes from the last draws, ``leverage='auto'``); then the
-    scores of every row and its number of draws, Poisson with mean
-    :math:`m p_i` (Definition 2's :math:`m` draws with a Poisson total,
-    unbiased in the same way), from uniforms tied to the row's global index,
-    so that the sample depends on ``random_state`` and not on the chunks.
-    ``sample_size='auto'`` draws 10% of the rows, at most 100,000, and
-    always samples. ``max_iter='auto'`` stops there after one round (three
-    passes): on 8,000,000 rows of 32 correlated features it reached a
+    A round needs the objective, gradient and constants of the scores at
+    the centre, summed over the chunks (the Gram matrix of the scores comes
+    from the last draws, ``leverage='auto'``), and then the scores of every
+    row and its number of draws, Poisson with mean :math:`m p_i`
+    (Definition 2's :math:`m` draws with a Poisson total, unbiased in the
+    same way), from uniforms tied to the row's global index, so that the
+    sample depends on ``random_state`` and not on the chunks. One pass does
+    both: the constants are estimated on the last draws, the rows are drawn
+    from those scores with 1.4 times the mean, and the client thins them to
+    the exact scores' draws (Poisson thinning, the same distribution)
+    whenever the estimated scores bound the exact ones, which it checks;
+    otherwise a second pass draws them again. ``sample_size='auto'`` draws
+    10% of the rows, at most 100,000, and always samples.
+    ``max_iter='auto'`` stops there after one round (two passes, with the
+    uniform start): on 8,000,000 rows of 32 correlated features it reached a
     relative objective error of :math:`2 \times 10^{-4}` (Gaussian rows)
     to :math:`3 \times 10^{-4}` (Student t rows), where the in-memory
     rule (100 rounds, ``n_iter_no_change=10``) reached
     :math:`3 \times 10^{-5}` in 68 passes (see ``BENCHMARKS.md``). An int
-    ``max_iter`` gives more rounds, two passes each. ``n_jobs`` is unused
+    ``max_iter`` gives more rounds, one pass each. ``n_jobs`` is unused
     there (the chunks are the parallelism).
 
     Integer sample weights and repeated rows give the same objective but
@@ -826,7 +833,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         return self
 
     def _fit_dask(self, X, y, sample_weight):
-        """Fit on a dask array: one uniform pass, then two passes a round."""
+        """Fit on a dask array: one uniform pass, then a pass a round."""
         import dask
         import dask.array as da
 

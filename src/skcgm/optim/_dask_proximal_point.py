@@ -26,12 +26,28 @@ the same sense, and computable chunk by chunk. The uniform numbers behind the
 draws come from a counter-based generator indexed by the global row, so the
 sample depends on ``random_state`` and not on the chunk layout.
 
+With ``leverage='sample'`` the two passes are one. The constants of the
+scores (the prox weight, radius, :math:`\\eta`, :math:`\beta`) are estimated
+on the last draws before the pass, which draws each row
+:math:`k_i \\sim \\operatorname{Poisson}(r_i)` times from those speculative
+scores, with :math:`r_i = \\kappa m \\hat s_i / \\hat S` and
+:math:`\\kappa = 1.4`. Once the pass has summed the exact constants, the
+client bounds the exact scores by the speculative ones for every row at once
+(:func:`_envelope_factor`); if :math:`m p_i \\le r_i` for all rows, it keeps
+:math:`\\operatorname{Binomial}(k_i, m p_i / r_i)` of each candidate's
+copies, which are :math:`\\operatorname{Poisson}(m p_i)`, the exact draws'
+distribution (Poisson thinning); if not, a second pass draws the rows from
+the exact scores as above. On the benchmark's families the bound held in
+every round tried (see :data:`_ENVELOPE`); in the tests, one later round on
+heavy-tailed rows, whose importance weights overstated the gradient's
+noise, needed the second pass.
+
 The first centre is the minimizer of the objective on a uniform sample of the
 same size, unless a starting point is given. That pass reads only the rows
 it draws (a row's count depends on its own uniform number, not on its
 values), so it is short next to a round's; it is counted as a pass all the
 same, since every chunk is loaded. Algorithm 2 from
-zero spends its first rounds, two passes each, in balls far from the
+zero spends its first rounds, a pass or two each, in balls far from the
 minimizer (on the issue's panel, 6 rounds from zero left a relative objective
 error of 0.04 to 0.16, one round from the uniform sample's minimizer 1e-4 to
 1e-3).
@@ -45,7 +61,7 @@ import math
 import uuid
 
 import numpy as np
-from scipy.stats import poisson
+from scipy.stats import binom, poisson
 
 from ..oracles._leverage import (
     gram_matrix,
@@ -74,6 +90,33 @@ from ._signed_rows import signed_rows
 _PHILOX_WIDTH = 4
 
 
+def row_stream(key, start):
+    """The Philox stream of ``key`` from the global row ``start`` on.
+
+    Its uniforms, drawn in order in pieces of any size, are those of
+    :func:`row_uniforms` for the consecutive rows: a chunk's sub-blocks draw
+    from one stream instead of building a generator each (about 60
+    microseconds a generator, a tenth of a sub-block's draws).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim._dask_proximal_point import row_stream, row_uniforms
+    >>> stream = row_stream((0, 1), 5)
+    >>> pieces = np.concatenate([stream.random(3), stream.random(9)])
+    >>> bool(np.array_equal(pieces, row_uniforms((0, 1), 5, 17)))
+    True
+    """
+    block = start // _PHILOX_WIDTH
+    generator = np.random.Generator(
+        np.random.Philox(key=np.asarray(key, dtype=np.uint64), counter=[block, 0, 0, 0])
+    )
+    # A Philox step gives 4 numbers; the rows before ``start`` in its first
+    # step are skipped.
+    generator.random(start - block * _PHILOX_WIDTH)
+    return generator
+
+
 def row_uniforms(key, start, stop):
     """Uniforms on [0, 1) of the global rows ``start`` to ``stop - 1``.
 
@@ -89,13 +132,7 @@ def row_uniforms(key, start, stop):
     >>> bool(np.array_equal(whole, np.concatenate([head, tail])))
     True
     """
-    block = start // _PHILOX_WIDTH
-    generator = np.random.Generator(
-        np.random.Philox(key=np.asarray(key, dtype=np.uint64), counter=[block, 0, 0, 0])
-    )
-    return generator.random(stop - block * _PHILOX_WIDTH)[
-        start - block * _PHILOX_WIDTH :
-    ]
+    return row_stream(key, start).random(stop - start)
 
 
 # Means above this are inverted by scipy (whose ppf is exact but slow);
@@ -214,7 +251,9 @@ def _by_sub_blocks(func, block, y_block, w_block, start, *args):
 
 def _concatenated(parts):
     """The draws of several blocks of rows (sub-blocks or chunks), as one."""
-    return tuple(np.concatenate([part[k] for part in parts]) for k in range(5))
+    return tuple(
+        np.concatenate([part[k] for part in parts]) for k in range(len(parts[0]))
+    )
 
 
 class _Context:
@@ -315,8 +354,8 @@ def _drawn(start, X, signs, u, uniforms, means):
 _CANDIDATE_MARGIN = 1.0 - 1e-12
 
 
-def _uniform_rows(block, y_block, w_block, start, context, key, rate):
-    uniforms = row_uniforms(key, start, start + block.shape[0])
+def _uniform_rows(block, y_block, w_block, start, context, stream, rate):
+    uniforms = stream.random(block.shape[0])
     # The count of a row of positive weight inverts its own uniform at the
     # same mean, and is 0 unless the uniform exceeds P(0) = e^{-rate}: only
     # the candidates are read (weights, signs and the finite check of the
@@ -336,20 +375,32 @@ def _uniform_chunk(block, y_block, w_block, start, context, key, rate):
     """Draws of a chunk's rows with mean ``rate`` each (rows of positive weight)."""
     return _concatenated(
         _by_sub_blocks(
-            _uniform_rows, block, y_block, w_block, start, context, key, rate
+            _uniform_rows,
+            block,
+            y_block,
+            w_block,
+            start,
+            context,
+            row_stream(key, start),
+            rate,
         )
     )
 
 
-def _center_rows(block, y_block, w_block, start, context, x, with_cubes, with_gram):
-    A, u, _, _ = context.bind(block, y_block, w_block)
-    loss, n = context.loss, context.n
-    margins = _matvec(A, x)
-    value, derivative, second = _loss_terms(loss, margins)
+def _margin_terms(loss, margins):
+    """:math:`f, f', f''` and the extra column's root at the margins."""
+    return (*_loss_terms(loss, margins), loss.sqrt_derivative_ratio(margins))
+
+
+def _center_sums(A, u, margins, loss, n, with_cubes, with_gram, terms=None):
+    """The sums of :func:`_center_pass` over the signed rows ``A``;
+    ``terms`` are :func:`_margin_terms` at ``margins`` when known."""
+    if terms is None:
+        terms = _margin_terms(loss, margins)
+    value, derivative, second, root = terms
     fractions = u / n
-    root = loss.sqrt_derivative_ratio(margins)
     with np.errstate(over="ignore"):
-        terms = value - 0.5 * np.square(root)
+        delta_terms = value - 0.5 * np.square(root)
     positive = u > 0
     extra = root * np.sqrt(fractions)
     scale = float(np.max(np.abs(extra), initial=0.0))
@@ -370,8 +421,15 @@ def _center_rows(block, y_block, w_block, start, context, x, with_cubes, with_gr
         _rmatvec(A, u * derivative),
         gram,
         scale,
-        float(u[positive] @ terms[positive]),
+        float(u[positive] @ delta_terms[positive]),
         cubes,
+    )
+
+
+def _center_rows(block, y_block, w_block, start, context, x, with_cubes, with_gram):
+    A, u, _, _ = context.bind(block, y_block, w_block)
+    return _center_sums(
+        A, u, _matvec(A, x), context.loss, context.n, with_cubes, with_gram
     )
 
 
@@ -420,6 +478,18 @@ def _center_chunk(block, y_block, w_block, start, context, x, with_cubes, with_g
     )
 
 
+def _speculative_pass(data, x, with_cubes, setup, key, m):
+    """:func:`_center_pass` and the draws of the speculative ``setup``.
+
+    Returns the sums, the candidate draws (rows, signs, weights, counts,
+    means and thinning uniforms) and whether every mean was finite.
+    """
+    sums, candidates, finite = _merged_speculation(
+        data.run(_speculative_chunk, x, with_cubes, setup, key, m)
+    )
+    return _center_stats(data, sums), candidates, finite
+
+
 def _center_pass(data, x, with_cubes, with_gram):
     """Objective, gradient, Gram matrix of :math:`C_0` and sums at ``x``.
 
@@ -427,9 +497,14 @@ def _center_pass(data, x, with_cubes, with_gram):
     (see :func:`_merged_sums`). Without ``with_gram`` the pass is
     :math:`O(nd)` and the Gram matrix None.
     """
-    value, gradient, gram, largest, delta, cubes = _merged_sums(
-        data.run(_center_chunk, x, with_cubes, with_gram)
+    return _center_stats(
+        data, _merged_sums(data.run(_center_chunk, x, with_cubes, with_gram))
     )
+
+
+def _center_stats(data, sums):
+    """The means of :func:`_merged_sums`' sums."""
+    value, gradient, gram, largest, delta, cubes = sums
     return {
         "value": value / data.n,
         "gradient": gradient / data.n,
@@ -440,12 +515,14 @@ def _center_pass(data, x, with_cubes, with_gram):
     }
 
 
-def _chunk_scores(A, u, x, loss, n, setup):
-    """The sensitivity bounds of a chunk's rows, as in memory."""
-    margins = _matvec(A, x)
-    value, _, second = _loss_terms(loss, margins)
+def _chunk_scores(A, u, x, loss, n, setup, terms=None):
+    """The sensitivity bounds of a chunk's rows, as in memory; ``terms``
+    are :func:`_margin_terms` at the centre ``x`` when known."""
+    if terms is None:
+        terms = _margin_terms(loss, _matvec(A, x))
+    value, _, second, root = terms
     fractions = u / n
-    extra = loss.sqrt_derivative_ratio(margins) * np.sqrt(fractions)
+    extra = root * np.sqrt(fractions)
     extra *= setup["extra_scale"]
     C0 = _ScaledRows(A, np.sqrt(fractions * second), extra)
     scores = leverage_from_transform(C0, setup["transform"])
@@ -458,19 +535,28 @@ def _chunk_scores(A, u, x, loss, n, setup):
     return scores
 
 
-def _sensitivity_rows(block, y_block, w_block, start, context, x, setup, key, m):
+def _sensitivity_rows(block, y_block, w_block, start, context, x, setup, stream, m):
     A, u, X, signs = context.bind(block, y_block, w_block)
     means = _chunk_scores(A, u, x, context.loss, context.n, setup) * (
         m / setup["total"]
     )
-    return _drawn(start, X, signs, u, row_uniforms(key, start, start + len(u)), means)
+    return _drawn(start, X, signs, u, stream.random(len(u)), means)
 
 
 def _sensitivity_chunk(block, y_block, w_block, start, context, x, setup, key, m):
     """Local-sensitivity draws of a chunk's rows (means :math:`m s_i / S`)."""
     return _concatenated(
         _by_sub_blocks(
-            _sensitivity_rows, block, y_block, w_block, start, context, x, setup, key, m
+            _sensitivity_rows,
+            block,
+            y_block,
+            w_block,
+            start,
+            context,
+            x,
+            setup,
+            row_stream(key, start),
+            m,
         )
     )
 
@@ -509,10 +595,13 @@ def _round_setup(data, gradient, stats, x, pen, alpha, lam, radius, scores):
         ridge[d] = 1.0
     leverage = _leverage_map(gram, ridge)
     if leverage is None:
-        leverage = _leverage_map(gram, _floored_ridge(ridge, np.diag(gram)))
+        ridge = _floored_ridge(ridge, np.diag(gram))
+        leverage = _leverage_map(gram, ridge)
     transform, total_leverage = leverage
     setup = {
         "transform": transform,
+        "gram": gram,
+        "ridge": ridge,
         "extra_scale": extra_scale,
         "leverage_only": scores == "leverage_only",
         "total": total_leverage,
@@ -568,6 +657,211 @@ def _client_gram(data, gram_rows, x, extra_scale):
     return sample_gram(data.context.loss, A_s, u, weights, x, data.n, extra_scale)
 
 
+# The speculative draws' expected number, as a multiple of the round's m:
+# the room the estimated constants leave the exact scores. On the benchmark's
+# three families (1e6 rows; m of 0.2%, 1% and 10% of them; one and three
+# rounds) the envelope needed 1.03 to 1.20 times m; the gradient norm of a
+# uniform sample's minimizer, a sum of d squared errors, varies by about
+# sqrt(2 / d) from one sample to the next, and the prox weight with it.
+_ENVELOPE = 1.4
+# The thinning's uniforms: a Philox stream of its own for each round's key.
+_THINNING_STREAM = 1 << 62
+# The envelope's test leaves the rounding of the scores this much room.
+_ENVELOPE_ROUNDING = 1.0 - 1e-9
+
+
+def _thinning_key(key):
+    return key[0], key[1] + _THINNING_STREAM
+
+
+def _speculative_setup(data, gram_rows, x, pen, alpha, prox_weight, scores):
+    """:func:`_round_setup` from the sample ``gram_rows`` alone, before the
+    centre's pass.
+
+    The sums over all rows are estimated by the weighted sums over the
+    sample. The gradient norm is not: at the minimizer of the sample's
+    objective (the uniform start) the sample's gradient vanishes, and the
+    gradient over all rows is the sampling error, whose squared norm is
+    estimated by :math:`\\sum_j w_j^2 \\|z_j\\|^2` (:math:`z_j` the rows'
+    gradient terms). :math:`\\eta` takes the worst direction of that
+    gradient, the model's flattest (the smallest :math:`\\eta`, the largest
+    weight of the additive term).
+    """
+    rows, signs, u, weights = gram_rows
+    loss, n, d = data.context.loss, data.n, data.d
+    A = signed_rows(np.ascontiguousarray(rows), signs, data.context.fit_intercept)
+    margins = _matvec(A, x)
+    terms = _margin_terms(loss, margins)
+    largest = float(np.max(np.abs(terms[3]) * np.sqrt(u / n), initial=0.0))
+    extra_scale = 1.0 / largest if largest > 0 else 1.0
+    sums = _center_sums(
+        A, weights * u, margins, loss, n, scores == "theorem10", False, terms
+    )
+    gradient_terms = weights * u * terms[1] / n
+    gradient = sums[1] / n
+    gradient[pen] += alpha * x[pen]
+    noise = float(np.square(gradient_terms) @ np.square(_row_norms(A)))
+    grad_norm = math.sqrt(float(gradient @ gradient) + noise)
+    lam = float(math.sqrt(grad_norm) if prox_weight == "sqrt_grad" else prox_weight)
+    radius = grad_norm / (lam + alpha)
+    stats = {
+        "value": sums[0] / n,
+        "gram": sample_gram(loss, A, u, weights, x, n, extra_scale),
+        "extra_scale": extra_scale,
+        "delta": sums[4] / n,
+        "cubes": sums[5],
+    }
+    Q = stats["gram"][:d, :d] + 2.0 * lam * np.eye(d)
+    Q[pen, pen] += alpha
+    flattest = np.linalg.eigh(Q)[1][:, 0]
+    return _round_setup(
+        data, grad_norm * flattest, stats, x, pen, alpha, lam, radius, scores
+    )
+
+
+def _coefficients(setup):
+    """The factors of the leverage, additive and cube terms of the scores."""
+    if setup["leverage_only"]:
+        return 1.0, 0.0, 0.0
+    return setup["beta"], setup["inverse_eta"], setup["cube_factor"]
+
+
+def _ratio(numerator, denominator):
+    if numerator == 0:
+        return 0.0
+    return numerator / denominator if denominator > 0 else np.inf
+
+
+def _envelope_factor(exact, speculative):
+    """A factor :math:`\\rho` with :math:`s_i \\le \\rho \\hat s_i` for every row.
+
+    :math:`s_i` are the scores of the ``exact`` setup, :math:`\\hat s_i`
+    those of the ``speculative`` one, both of the form :math:`\\beta l_i(D)
+    + a_i / \\eta + c\\, q_i` with the same Gram matrix :math:`G`
+    (``leverage='sample'``, the same sample at the same centre) and
+    ridges :math:`D`, :math:`\\hat D`, once the extra column is brought to
+    the same scale. Since :math:`G + \\hat D \\preceq G + D + (\\hat D -
+    D)_+ \\preceq (1 + \\epsilon)(G + D)` with :math:`\\epsilon` the largest
+    eigenvalue of :math:`(\\hat D - D)_+` relative to :math:`G + D`,
+
+    .. math::
+
+        l_i(D) = c_i^\\top (G + D)^{-1} c_i \\le (1 + \\epsilon)\\, l_i(\\hat D),
+
+    (also after both are clipped to 1), and :math:`\\rho` is the largest
+    ratio of the terms' factors, the leverage's times :math:`1 + \\epsilon`.
+    """
+    units = np.ones(exact["ridge"].shape[0])
+    units[-1] = speculative["extra_scale"] / exact["extra_scale"]
+    gram = exact["gram"] * np.outer(units, units)
+    ridge = exact["ridge"] * np.square(units)
+    excess = np.sqrt(np.maximum(speculative["ridge"] - ridge, 0.0))
+    epsilon = 0.0
+    if np.any(excess > 0):
+        try:
+            transform = leverage_transform(gram, ridge)
+        except ValueError:
+            return np.inf
+        # The largest eigenvalue of E (G + D)^{-1} E = (T E)^T (T E).
+        epsilon = float(np.linalg.norm(transform * excess, ord=2) ** 2)
+    beta, inverse_eta, cube = _coefficients(exact)
+    beta_hat, inverse_eta_hat, cube_hat = _coefficients(speculative)
+    return max(
+        _ratio(beta * (1.0 + epsilon), beta_hat),
+        _ratio(inverse_eta, inverse_eta_hat),
+        _ratio(cube, cube_hat),
+    )
+
+
+def _speculative_rows(
+    block, y_block, w_block, start, context, x, with_cubes, setup, streams, m
+):
+    A, u, X, signs = context.bind(block, y_block, w_block)
+    margins = _matvec(A, x)
+    terms = _margin_terms(context.loss, margins)
+    sums = _center_sums(
+        A, u, margins, context.loss, context.n, with_cubes, False, terms
+    )
+    means = _chunk_scores(A, u, x, context.loss, context.n, setup, terms)
+    means *= m / setup["total"]
+    finite = bool(np.isfinite(means).all())
+    if not finite:
+        means[~np.isfinite(means)] = 0.0
+    counts = _poisson_counts(streams[0].random(len(u)), means)
+    chosen = np.flatnonzero(counts)
+    draws = (
+        start + chosen,
+        X[chosen],
+        signs[chosen],
+        u[chosen],
+        counts[chosen],
+        means[chosen],
+        streams[1].random(len(u))[chosen],
+    )
+    return sums, draws, finite
+
+
+def _merged_speculation(parts):
+    return (
+        _merged_sums([part[0] for part in parts]),
+        _concatenated([part[1] for part in parts]),
+        all(part[2] for part in parts),
+    )
+
+
+def _speculative_chunk(
+    block, y_block, w_block, start, context, x, with_cubes, setup, key, m
+):
+    """:func:`_center_chunk`'s sums and draws of a chunk's rows with means
+    :math:`m \\hat s_i / \\hat S` (scores of the speculative ``setup``)."""
+    return _merged_speculation(
+        _by_sub_blocks(
+            _speculative_rows,
+            block,
+            y_block,
+            w_block,
+            start,
+            context,
+            x,
+            with_cubes,
+            setup,
+            (row_stream(key, start), row_stream(_thinning_key(key), start)),
+            m,
+        )
+    )
+
+
+def _thinned(data, candidates, x, setup, m):
+    """The round's draws from the speculative ones, by Poisson thinning.
+
+    A candidate drawn :math:`k_i \\sim \\operatorname{Poisson}(r_i)` times
+    keeps :math:`\\operatorname{Binomial}(k_i, m p_i / r_i)` of its copies,
+    which is :math:`\\operatorname{Poisson}(m p_i)`: the draws of the exact
+    scores' pass, whenever :math:`m p_i \\le r_i` for every row. The
+    binomial inverts each row's own uniform of the thinning stream.
+    """
+    indices, rows, signs, u, counts, means, uniforms = candidates
+    context = data.context
+    A = signed_rows(np.ascontiguousarray(rows), signs, context.fit_intercept)
+    targets = _chunk_scores(A, u, x, context.loss, data.n, setup)
+    targets *= m / setup["total"]
+    keep = np.minimum(targets / means, 1.0)
+    kept = (uniforms > 1.0 - keep).astype(np.int64)
+    several = np.flatnonzero(counts > 1)
+    if several.size:
+        kept[several] = binom.ppf(
+            uniforms[several], counts[several], keep[several]
+        ).astype(np.int64)
+    chosen = np.flatnonzero(kept)
+    return (
+        indices[chosen],
+        rows[chosen],
+        signs[chosen],
+        u[chosen],
+        kept[chosen] / targets[chosen],
+    )
+
+
 def _sampled_problem(loss, rows, signs, u, pen, alpha, fit_intercept):
     A_s = signed_rows(np.ascontiguousarray(rows), signs, fit_intercept)
     return _Problem(loss, A_s, u, pen, alpha), A_s
@@ -603,7 +897,9 @@ def dask_proximal_point(
     The objective is :func:`~skcgm.optim.approximate_proximal_point`'s with
     :math:`a_i = b_i [x_i, 1]`, :math:`b_i = \\pm 1` from ``labels`` and
     :math:`u_i = s_i n / S`. A round from the centre :math:`x_{t-1}` reads
-    the data twice (the sums, then the scores and draws); the last iterate
+    the data twice (the sums, then the scores and draws), or once with
+    ``leverage='sample'`` when its speculative draws bound the exact ones
+    (see the module docstring); the last iterate
     is not evaluated (that would be a pass of its own), so ``history``
     describes the centres :math:`x_0, \\dots, x_{T-1}`, and the run stops
     at a centre whose gradient norm is at most ``tol`` or whose objective
@@ -650,7 +946,8 @@ def dask_proximal_point(
         The Gram matrix of :math:`C_0` in the scores: summed over all rows
         in the centre's pass (:math:`O(nd^2)`), or estimated on the client
         from the last draws (the uniform start's in the first round, drawn
-        for it when ``x0`` is given), which leaves that pass :math:`O(nd)`.
+        for it when ``x0`` is given), which leaves the sums :math:`O(nd)`
+        and lets their pass draw the round's rows as well.
     inner_tol : float, default=1e-3
         Its relative tolerance.
     x0 : ndarray of shape (n_features + fit_intercept,), default=None
@@ -726,12 +1023,24 @@ def dask_proximal_point(
         converged = stalled = False
         best, n_no_change, total_inner, t = np.inf, 0, 0, 0
         while True:
-            stats = _center_pass(
-                data,
-                x,
-                scored and scores == "theorem10",
-                scored and leverage == "exact",
-            )
+            with_cubes = scored and scores == "theorem10"
+            speculation = None
+            if scored and leverage == "sample" and t < max_iter:
+                # The round's draws in the centre's pass, from scores whose
+                # constants are estimated on the sample; kept if they bound
+                # the exact scores, else drawn again in a pass of their own.
+                speculation = _speculative_setup(
+                    data, gram_rows, x, pen, alpha, prox_weight, scores
+                )
+                stats, candidates, finite = _speculative_pass(
+                    data, x, with_cubes, speculation, (seed, t + 1), _ENVELOPE * m
+                )
+                if not finite:
+                    speculation = None
+            else:
+                stats = _center_pass(
+                    data, x, with_cubes, scored and leverage == "exact"
+                )
             objective = stats["value"] + _penalty(x, pen, alpha)
             gradient = stats["gradient"].copy()
             gradient[pen] += alpha * x[pen]
@@ -764,6 +1073,7 @@ def dask_proximal_point(
             radius = grad_norm / (lam + mu)
             key = (seed, t)
             total_sensitivity = np.nan
+            how = "drawn uniformly"
             if sampling == "uniform":
                 probabilities = None
                 indices, rows, signs, u, draw_weights = data.sample(
@@ -778,9 +1088,18 @@ def dask_proximal_point(
                     data, gradient, stats, x, pen, alpha, lam, radius, scores
                 )
                 total_sensitivity = setup["total"]
-                indices, rows, signs, u, draw_weights = data.sample(
-                    _sensitivity_chunk, x, setup, key, m
-                )
+                if speculation is not None and (
+                    _envelope_factor(setup, speculation)
+                    * speculation["total"]
+                    / _ENVELOPE
+                    <= setup["total"] * _ENVELOPE_ROUNDING
+                ):
+                    draws = _thinned(data, candidates, x, setup, m)
+                    how = f"thinned from {len(candidates[0])} candidates"
+                else:
+                    draws = data.sample(_sensitivity_chunk, x, setup, key, m)
+                    how = "drawn in a pass of their own"
+                indices, rows, signs, u, draw_weights = draws
                 probabilities = _lazy_probabilities(data, x, setup)
             gram_rows = rows, signs, u, draw_weights
             problem, A_s = _sampled_problem(
@@ -812,7 +1131,8 @@ def dask_proximal_point(
             if verbose:
                 print(
                     f"Dask pass {data.n_passes}: round {t}, lambda {lam:.3g}, radius "
-                    f"{radius:.3g}, sampled {len(indices)}, inner steps {n_steps}"
+                    f"{radius:.3g}, sampled {len(indices)} ({how}), inner steps "
+                    f"{n_steps}"
                 )
             if t == max_iter:
                 # The last iterate is not evaluated: a pass of its own.
