@@ -99,7 +99,6 @@ print(type(labels).__name__, "accuracy", float((labels == y_dask).mean().compute
 history = default.history_[0]["objective"]
 errors = history / (f_star / len(y)) - 1
 passes = np.arange(len(history)) + 2
-print("passes:", default.n_passes_, "for", len(history), "centres")
 fig, ax = plt.subplots(figsize=(5, 3.5))
 ax.semilogy(passes, errors, "o-")
 ax.set_xlabel("passes over the data")
