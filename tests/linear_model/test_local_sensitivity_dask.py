@@ -191,6 +191,54 @@ def test_speculative_draws_are_thinned_or_drawn_again(
         assert_allclose(counts, expected[expected > 0], rtol=1e-9)
 
 
+@pytest.mark.parametrize("penalty", ["l2", None])
+def test_a_sample_without_curvature_falls_back_to_every_row(
+    dask_client, penalty, capsys
+):
+    # A column a million times the others and a sample of one row: the
+    # uniform start's row has a vanishing f'' and its Gram matrix estimates
+    # a total of 0, so the round sums the Gram matrix over every row in a
+    # pass of its own (4 passes: the start, the centre, the Gram matrix and
+    # the draws) instead of dividing by 0.
+    rng = np.random.RandomState(0)
+    X = rng.standard_normal((3000, 4))
+    y = (X[:, 0] > 0).astype(int)
+    X[:, 0] *= 1e6
+    model = LocalSensitivityLogistic(
+        penalty=penalty, sample_size=1, random_state=0, verbose=1
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(*_dask(X, y, 700))
+    assert model.n_passes_ == 4
+    assert "drawn in a pass of their own" in capsys.readouterr().out
+    assert np.all(np.isfinite(model.coef_)) and np.isfinite(model.intercept_[0])
+
+
+def test_speculation_needs_rows_to_estimate_from(data):
+    from types import SimpleNamespace
+
+    from skcgm.optim._dask_proximal_point import _speculative_setup
+
+    X, y = data
+    n = X.shape[0]
+    context = _Context(LogisticLoss(), (np.unique(y), np.ones(2), 1), True, n, n)
+    empty = (np.empty((0, 5)), np.empty(0), np.empty(0), np.empty(0))
+    pen = np.array([True] * 5 + [False])
+    assert (
+        _speculative_setup(
+            SimpleNamespace(context=context, n=n, d=6),
+            empty,
+            np.zeros(6),
+            pen,
+            1.0 / n,
+            "sqrt_grad",
+            "theorem9",
+        )
+        is None
+    )
+
+
 @pytest.mark.filterwarnings("ignore:LocalSensitivityLogistic did not converge")
 def test_draws_do_not_depend_on_the_chunks(dask_client, data):
     X, y = data

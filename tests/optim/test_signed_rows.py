@@ -214,3 +214,14 @@ def test_signed_rows_products_over_several_blocks_of_rows(dtype):
     assert product.dtype == dtype and product.shape == (n,)
     np.testing.assert_allclose(product, dense @ x, rtol=tol, atol=tol)
     np.testing.assert_allclose(A.T @ v, dense.T @ v, rtol=tol, atol=tol * n**0.5)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_signed_rows_without_rows_give_empty_sums(fit_intercept, dtype):
+    # A^T v of no rows is the zero vector of A's width (an empty dask chunk,
+    # a sample that drew nothing), not the scalar of an empty sum.
+    A = signed_rows(np.empty((0, 3), dtype=dtype), np.empty(0), fit_intercept)
+    product = A.T @ np.empty(0, dtype=dtype)
+    np.testing.assert_array_equal(product, np.zeros(3 + fit_intercept))
+    assert (A @ np.ones(3 + fit_intercept)).shape == (0,)

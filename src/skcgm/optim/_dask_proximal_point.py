@@ -42,6 +42,12 @@ every round tried (see :data:`_ENVELOPE`); in the tests, one later round on
 heavy-tailed rows, whose importance weights overstated the gradient's
 noise, needed the second pass.
 
+Two fallbacks keep degenerate data from dividing by zero. When the sampled
+Gram matrix estimates a total of zero (a few sampled rows, all of vanishing
+:math:`f''`), the round sums the Gram matrix over every row in a pass of its
+own, as ``leverage='exact'`` does; when no row has a positive score, the
+round draws uniformly.
+
 The first centre is the minimizer of the objective on a uniform sample of the
 same size, unless a starting point is given. That pass reads only the rows
 it draws (a row's count depends on its own uniform number, not on its
@@ -638,6 +644,11 @@ def _round_setup(data, gradient, stats, x, pen, alpha, lam, radius, scores):
     }
 
 
+def _positive_total(setup):
+    """Whether the scores' total can normalize the draws."""
+    return bool(np.isfinite(setup["total"]) and setup["total"] > 0)
+
+
 def _leverage_map(gram, ridge):
     """:func:`~skcgm.oracles._leverage.leverage_transform` :math:`T` and the
     total of the scores, :math:`\\operatorname{tr}(T G T^\\top) =
@@ -668,6 +679,8 @@ _ENVELOPE = 1.4
 _THINNING_STREAM = 1 << 62
 # The envelope's test leaves the rounding of the scores this much room.
 _ENVELOPE_ROUNDING = 1.0 - 1e-9
+# The largest scale of the extra column in the speculative scores.
+_LARGEST_EXTRA_SCALE = 1e100
 
 
 def _thinning_key(key):
@@ -685,15 +698,22 @@ def _speculative_setup(data, gram_rows, x, pen, alpha, prox_weight, scores):
     estimated by :math:`\\sum_j w_j^2 \\|z_j\\|^2` (:math:`z_j` the rows'
     gradient terms). :math:`\\eta` takes the worst direction of that
     gradient, the model's flattest (the smallest :math:`\\eta`, the largest
-    weight of the additive term).
+    weight of the additive term). None when the sample cannot estimate
+    them (no rows, a gradient of norm 0, which would make the prox weight 0,
+    or scores of total 0).
     """
     rows, signs, u, weights = gram_rows
+    if len(weights) == 0:
+        return None
     loss, n, d = data.context.loss, data.n, data.d
     A = signed_rows(np.ascontiguousarray(rows), signs, data.context.fit_intercept)
     margins = _matvec(A, x)
     terms = _margin_terms(loss, margins)
     largest = float(np.max(np.abs(terms[3]) * np.sqrt(u / n), initial=0.0))
-    extra_scale = 1.0 / largest if largest > 0 else 1.0
+    # The scores do not depend on this scale (the column's ridge scales with
+    # its square); bounded, so that the square stays finite when the few
+    # rows of a small sample all have tiny extra entries.
+    extra_scale = min(1.0 / largest if largest > 0 else 1.0, _LARGEST_EXTRA_SCALE)
     sums = _center_sums(
         A, weights * u, margins, loss, n, scores == "theorem10", False, terms
     )
@@ -702,6 +722,8 @@ def _speculative_setup(data, gram_rows, x, pen, alpha, prox_weight, scores):
     gradient[pen] += alpha * x[pen]
     noise = float(np.square(gradient_terms) @ np.square(_row_norms(A)))
     grad_norm = math.sqrt(float(gradient @ gradient) + noise)
+    if not (math.isfinite(grad_norm) and grad_norm > 0):
+        return None
     lam = float(math.sqrt(grad_norm) if prox_weight == "sqrt_grad" else prox_weight)
     radius = grad_norm / (lam + alpha)
     stats = {
@@ -714,9 +736,10 @@ def _speculative_setup(data, gram_rows, x, pen, alpha, prox_weight, scores):
     Q = stats["gram"][:d, :d] + 2.0 * lam * np.eye(d)
     Q[pen, pen] += alpha
     flattest = np.linalg.eigh(Q)[1][:, 0]
-    return _round_setup(
+    setup = _round_setup(
         data, grad_norm * flattest, stats, x, pen, alpha, lam, radius, scores
     )
+    return setup if _positive_total(setup) else None
 
 
 def _coefficients(setup):
@@ -1032,6 +1055,7 @@ def dask_proximal_point(
                 speculation = _speculative_setup(
                     data, gram_rows, x, pen, alpha, prox_weight, scores
                 )
+            if speculation is not None:
                 stats, candidates, finite = _speculative_pass(
                     data, x, with_cubes, speculation, (seed, t + 1), _ENVELOPE * m
                 )
@@ -1074,12 +1098,8 @@ def dask_proximal_point(
             key = (seed, t)
             total_sensitivity = np.nan
             how = "drawn uniformly"
-            if sampling == "uniform":
-                probabilities = None
-                indices, rows, signs, u, draw_weights = data.sample(
-                    _uniform_chunk, key, m / n_positive, reads_all=False
-                )
-            else:
+            setup = None
+            if scored:
                 if leverage == "sample":
                     stats["gram"] = _client_gram(
                         data, gram_rows, x, stats["extra_scale"]
@@ -1087,6 +1107,26 @@ def dask_proximal_point(
                 setup = _round_setup(
                     data, gradient, stats, x, pen, alpha, lam, radius, scores
                 )
+                if not _positive_total(setup) and leverage == "sample":
+                    # The sample saw no curvature (a few rows of vanishing
+                    # f''): the Gram matrix of every row, in a pass of its
+                    # own; the speculative scores assumed the sample's.
+                    stats["gram"] = _center_pass(data, x, with_cubes, True)["gram"]
+                    setup = _round_setup(
+                        data, gradient, stats, x, pen, alpha, lam, radius, scores
+                    )
+                    speculation = None
+                if not _positive_total(setup):
+                    # No row has a positive score: nothing to weigh the draws
+                    # by, and this round draws uniformly.
+                    setup = None
+                    how = "drawn uniformly, no positive score"
+            if setup is None:
+                probabilities = None
+                indices, rows, signs, u, draw_weights = data.sample(
+                    _uniform_chunk, key, m / n_positive, reads_all=False
+                )
+            else:
                 total_sensitivity = setup["total"]
                 if speculation is not None and (
                     _envelope_factor(setup, speculation)

@@ -87,7 +87,11 @@ class _SignedRows:
         parts = map_row_blocks(
             lambda rows: self.X[rows].T @ weighted[rows], self.shape[0], 1
         )
-        product = np.sum(parts, axis=0)
+        if parts:
+            product = np.sum(parts, axis=0)
+        else:
+            # No rows: a sum of no blocks, zeros of the right length.
+            product = np.zeros(self.n_features, dtype=np.result_type(self.X, v))
         if self.fit_intercept:
             product = np.append(product, weighted.sum(dtype=product.dtype))
         return product
