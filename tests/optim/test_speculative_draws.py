@@ -35,7 +35,6 @@ def _setup(gram, lam, gamma, scale, factors, leverage_only):
     ridge[-1] = gamma * scale**2
     beta, inverse_eta, cube = factors
     return {
-        "gram": scaled,
         "ridge": ridge,
         "extra_scale": scale,
         "transform": leverage_transform(scaled, ridge),

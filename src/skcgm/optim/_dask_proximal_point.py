@@ -27,7 +27,7 @@ draws come from a counter-based generator indexed by the global row, so the
 sample depends on ``random_state`` and not on the chunk layout.
 
 With ``leverage='sample'`` the two passes are one. The constants of the
-scores (the prox weight, radius, :math:`\\eta`, :math:`\beta`) are estimated
+scores (the prox weight, radius, :math:`\\eta`, :math:`\\beta`) are estimated
 on the last draws before the pass, which draws each row
 :math:`k_i \\sim \\operatorname{Poisson}(r_i)` times from those speculative
 scores, with :math:`r_i = \\kappa m \\hat s_i / \\hat S` and
@@ -606,7 +606,6 @@ def _round_setup(data, gradient, stats, x, pen, alpha, lam, radius, scores):
     transform, total_leverage = leverage
     setup = {
         "transform": transform,
-        "gram": gram,
         "ridge": ridge,
         "extra_scale": extra_scale,
         "leverage_only": scores == "leverage_only",
@@ -776,17 +775,16 @@ def _envelope_factor(exact, speculative):
     """
     units = np.ones(exact["ridge"].shape[0])
     units[-1] = speculative["extra_scale"] / exact["extra_scale"]
-    gram = exact["gram"] * np.outer(units, units)
     ridge = exact["ridge"] * np.square(units)
     excess = np.sqrt(np.maximum(speculative["ridge"] - ridge, 0.0))
     epsilon = 0.0
     if np.any(excess > 0):
-        try:
-            transform = leverage_transform(gram, ridge)
-        except ValueError:
-            return np.inf
-        # The largest eigenvalue of E (G + D)^{-1} E = (T E)^T (T E).
-        epsilon = float(np.linalg.norm(transform * excess, ord=2) ** 2)
+        # In the speculative units G + D becomes U (G + D) U, whose
+        # transform is T U^{-1} with the exact setup's T: the largest
+        # eigenvalue of E (U (G + D) U)^{-1} E is that of (T U^{-1} E)^T
+        # (T U^{-1} E).
+        scaled = exact["transform"] * (excess / units)
+        epsilon = float(np.linalg.norm(scaled, ord=2) ** 2)
     beta, inverse_eta, cube = _coefficients(exact)
     beta_hat, inverse_eta_hat, cube_hat = _coefficients(speculative)
     return max(
