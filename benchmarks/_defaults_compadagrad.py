@@ -47,9 +47,16 @@ Usage::
     python benchmarks/_defaults_compadagrad.py --json panel.json
     python benchmarks/_defaults_compadagrad.py --protocols fit \\
         --candidates "n_components=16,n_components=128,eta0=0.03,batch_size=8"
+    python benchmarks/_defaults_compadagrad.py --families "breast cancer" \\
+        --seeds 60 --protocols fit --candidates "default,delta=1.0;eta0=0.03"
+
+A candidate is a name of ``CANDIDATES`` or any overrides of the estimator's
+parameters, ``name=value`` pairs joined by ``;`` (values as Python literals);
+families are joined by ``;`` (their names hold commas).
 """
 
 import argparse
+import ast
 import time
 import warnings
 
@@ -105,6 +112,22 @@ COMMON = {"loss": "hinge", "penalty": "l2", "alpha": 1e-4}
 # The families where the paper claims an advantage over diagonal AdaGrad.
 ADVANTAGE = "correlated"
 NEUTRAL = "none claimed"
+
+
+def _candidate(name):
+    """The overrides of a candidate: a name of ``CANDIDATES`` or ``k=v;k=v``."""
+    if name in CANDIDATES:
+        return dict(CANDIDATES[name])
+    params = {}
+    for pair in name.split(";"):
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(
+                f"Unknown candidate {name!r}: give one of {', '.join(CANDIDATES)} "
+                "or overrides such as 'delta=1.0;eta0=0.03'."
+            )
+        params[key.strip()] = ast.literal_eval(value.strip())
+    return params
 
 
 def _split(X, y, seed, test_size=0.5):
@@ -189,7 +212,7 @@ def _families(quick):
 
 def _fit(params, X_train, y_train, seed):
     start = time.perf_counter()
-    model = CompAdaGradClassifier(**COMMON, **params, random_state=seed)
+    model = CompAdaGradClassifier(**{**COMMON, **params}, random_state=seed)
     model.fit(X_train, y_train)
     return model, time.perf_counter() - start
 
@@ -255,8 +278,8 @@ def run_panel(
         Names of the families to run (a subset of the panel's); None runs
         them all.
     candidates : list of str, default=None
-        Names of the candidates (keys of ``CANDIDATES``), each run under
-        every protocol; None runs them all (in the quick panel, a subset
+        The candidates (keys of ``CANDIDATES`` or overrides ``k=v;k=v``),
+        each run under every protocol; None runs them all (in the quick panel, a subset
         per protocol).
     protocols : list of {'fit', 'epochs', 'tuned'}, default=None
         The protocols to run; None runs all three.
@@ -269,8 +292,9 @@ def run_panel(
         One per (family, protocol, candidate): ``family``, ``claim``,
         ``protocol``, ``candidate``, ``params``, ``errors`` and
         ``diagonal_errors`` (per seed), ``error`` and ``diagonal_error``
-        (medians), ``cut`` (``1 - error / diagonal_error``),
-        ``seeds_better`` (seeds where the candidate errs less, paired),
+        (medians), ``cut`` (``1 - error / diagonal_error``), ``mean_cut``
+        (the same of the means), ``seeds_better`` and ``seeds_worse``
+        (seeds where the candidate errs less, more: paired),
         ``eta0`` and ``diagonal_eta0`` (the chosen ones, tuned protocol),
         ``fit_time`` and ``diagonal_fit_time`` (median seconds), ``n_iter``
         (median epochs) and ``sgd_fit_time`` (median seconds of
@@ -301,7 +325,7 @@ def run_panel(
                     "tuned": QUICK_TUNED_CANDIDATES,
                 }.get(protocol.split(",")[0], QUICK_EPOCHS_CANDIDATES):
                     continue
-                params = dict(CANDIDATES[name])
+                params = _candidate(name)
                 diagonal = {**params, "n_components": 0}
                 out = {
                     key: [] for key in ("err", "diag", "eta", "deta", "t", "dt", "it")
@@ -330,6 +354,8 @@ def run_panel(
                     out["diag"].append(derr)
                 error = float(np.median(out["err"]))
                 diagonal_error = float(np.median(out["diag"]))
+                errors, diagonal_errors = np.array(out["err"]), np.array(out["diag"])
+                mean_diagonal = float(diagonal_errors.mean())
                 rows.append(
                     {
                         "family": family,
@@ -342,9 +368,13 @@ def run_panel(
                         "error": error,
                         "diagonal_error": diagonal_error,
                         "cut": 1.0 - error / diagonal_error if diagonal_error else 0.0,
-                        "seeds_better": int(
-                            np.sum(np.array(out["err"]) < np.array(out["diag"]))
+                        "mean_cut": (
+                            1.0 - float(errors.mean()) / mean_diagonal
+                            if mean_diagonal
+                            else 0.0
                         ),
+                        "seeds_better": int(np.sum(errors < diagonal_errors)),
+                        "seeds_worse": int(np.sum(errors > diagonal_errors)),
                         "eta0": out["eta"] or None,
                         "diagonal_eta0": out["deta"] or None,
                         "fit_time": float(np.median(out["t"])) if out["t"] else None,
@@ -364,8 +394,9 @@ def format_panel(rows):
     for protocol in dict.fromkeys(row["protocol"] for row in rows):
         lines.append(f"\nProtocol: {protocol}\n")
         header = (
-            f"{'family':<26} {'claim':<12} {'candidate':<17} {'error':>7} "
-            f"{'diagonal':>8} {'cut':>7} {'better':>6} {'epochs':>6} "
+            f"{'family':<26} {'claim':<12} {'candidate':<24} {'error':>7} "
+            f"{'diagonal':>8} {'cut':>7} {'mean cut':>8} {'better/worse':>15} "
+            f"{'epochs':>6} "
             f"{'fit s':>7} {'/ SGD':>6}"
         )
         lines += [header, "-" * len(header)]
@@ -381,9 +412,10 @@ def format_panel(rows):
                 else f"{row['fit_time'] / row['sgd_fit_time']:.1f}"
             )
             lines.append(
-                f"{row['family']:<26} {row['claim']:<12} {row['candidate']:<17} "
+                f"{row['family']:<26} {row['claim']:<12} {row['candidate']:<24} "
                 f"{row['error']:7.4f} {row['diagonal_error']:8.4f} "
-                f"{row['cut']:+7.1%} {row['seeds_better']:>3}/{n_seeds:<2} "
+                f"{row['cut']:+7.1%} {row['mean_cut']:+8.1%} "
+                f"{row['seeds_better']:>4}/{row['seeds_worse']:<3} of {n_seeds:<3} "
                 f"{epochs:>6} {fit:>7} {ratio:>6}"
             )
     return "\n".join(lines)
@@ -397,7 +429,10 @@ def main(argv=None):
     parser.add_argument(
         "--candidates",
         help="comma-separated candidates, each under every protocol "
-        f"(of: {', '.join(CANDIDATES)})",
+        f"(of: {', '.join(CANDIDATES)}; or overrides such as 'delta=1.0;eta0=0.03')",
+    )
+    parser.add_argument(
+        "--families", help="families joined by ';' (all of the panel's)"
     )
     parser.add_argument(
         "--protocols", help="comma-separated, of: fit, epochs, tuned (all)"
@@ -405,6 +440,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     candidates = args.candidates.split(",") if args.candidates else None
     protocols = args.protocols.split(",") if args.protocols else None
+    families = args.families.split(";") if args.families else None
     machine = machine_info()
     start = time.perf_counter()
     with warnings.catch_warnings():
@@ -412,6 +448,7 @@ def main(argv=None):
         rows = run_panel(
             quick=not args.full,
             seeds=args.seeds,
+            families=families,
             candidates=candidates,
             protocols=protocols,
         )
@@ -420,7 +457,8 @@ def main(argv=None):
     print(
         "Test error (median over the seeds) of each candidate and of its "
         "diagonal AdaGrad (n_components=0, same other parameters); cut = 1 - "
-        "error / diagonal; better = seeds where the candidate errs less; fit s "
+        "error / diagonal, mean cut the same of the means; better/worse = seeds "
+        "where the candidate errs less/more; fit s "
         "= median fit time, / SGD = over SGDClassifier(loss='hinge')'s "
         "(contended machine)."
     )
