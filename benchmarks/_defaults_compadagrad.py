@@ -16,7 +16,8 @@ Families of data:
 - ``correlated k30`` / ``correlated k300``:
   :func:`~skcgm.datasets.make_correlated_classification`, 8 latent directions
   mixed by a random rotation, condition numbers 30 and 300 (the paper's
-  claim: dense, correlated, ill-conditioned features);
+  claim: dense, correlated, ill-conditioned features), raw (root mean square
+  0.1) and standardized (``... std``);
 - ``breast cancer`` and ``digits`` (10 classes, one-vs-rest): the bundled
   sets, standardized (strongly correlated dense features), and the digits
   with their pixels in [0, 1] (``digits, pixels / 16``);
@@ -176,6 +177,12 @@ def _families(quick):
 
         return load
 
+    def standardized(load_raw):
+        def load(seed):
+            return _standardized(load_raw(seed))
+
+        return load
+
     def bundled(loader):
         def load(seed):
             X, y = loader(return_X_y=True)
@@ -203,6 +210,15 @@ def _families(quick):
     for d in d_correlated:
         for kappa in (30, 300):
             families[f"correlated k{kappa} d={d}"] = (ADVANTAGE, correlated(d, kappa))
+    for d in d_correlated:
+        for kappa in (30, 300):
+            # What a pipeline with StandardScaler feeds the estimator: unit
+            # features, where delta weighs 10 times less than on the raw
+            # features (root mean square 0.1).
+            families[f"correlated k{kappa} d={d} std"] = (
+                ADVANTAGE,
+                standardized(correlated(d, kappa)),
+            )
     families["breast cancer"] = (ADVANTAGE, bundled(load_breast_cancer))
     families["digits"] = (ADVANTAGE, bundled(load_digits))
     families["digits, pixels / 16"] = (ADVANTAGE, pixels)
