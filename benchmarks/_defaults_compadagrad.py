@@ -34,7 +34,9 @@ Three protocols, all with ``loss='hinge'``, ``penalty='l2'``,
 - ``tuned``: ``eta0`` chosen from the same grid for the candidate and for its
   diagonal by the same rule (the lowest error on the last quarter of the
   training rows, fitted on the first three quarters, ``E`` epochs), then the
-  chosen model's test error.
+  chosen model's test error;
+- ``tuned-alpha`` (only when asked for): the same with ``alpha`` and ``eta0``
+  chosen together from ``ALPHA_GRID`` x ``ETA0_GRID`` (20 settings).
 
 The cut is ``1 - error / diagonal error`` of the medians over the seeds
 (positive: the candidate errs less). Fit times (wall clock, median over the
@@ -109,6 +111,8 @@ QUICK_CANDIDATES = (
 QUICK_EPOCHS_CANDIDATES = QUICK_CANDIDATES[:4]
 QUICK_TUNED_CANDIDATES = QUICK_CANDIDATES[:1]
 ETA0_GRID = (0.03, 0.1, 0.3, 1.0)
+# The penalty grid of the opt-in protocol 'tuned-alpha' (with ETA0_GRID).
+ALPHA_GRID = (1e-4, 1e-3, 1e-2, 3e-2, 1e-1)
 COMMON = {"loss": "hinge", "penalty": "l2", "alpha": 1e-4}
 # The families where the paper claims an advantage over diagonal AdaGrad.
 ADVANTAGE = "correlated"
@@ -237,8 +241,12 @@ def _error(model, X, y):
     return float(1.0 - model.score(X, y))
 
 
-def _tuned_error(params, split, seed, epochs):
-    """Test error at the ``eta0`` of the grid with the lowest validation error."""
+def _tuned_error(params, split, seed, epochs, grid):
+    """Test error at the setting of ``grid`` with the lowest validation error.
+
+    ``grid`` is a list of overrides (dicts); returns the test error and the
+    chosen overrides.
+    """
     X_train, X_test, y_train, y_test = split
     # The last quarter of the training rows, stratified by the split above,
     # holds out the validation rows.
@@ -246,23 +254,35 @@ def _tuned_error(params, split, seed, epochs):
         X_train, y_train, test_size=0.25, stratify=y_train, random_state=seed
     )
     best = None
-    for eta0 in ETA0_GRID:
+    for setting in grid:
         model, _ = _fit(
-            {**params, "eta0": eta0, "max_iter": epochs, "tol": None},
+            {**params, **setting, "max_iter": epochs, "tol": None},
             X_fit,
             y_fit,
             seed,
         )
         val = _error(model, X_val, y_val)
-        # Ties go to the smaller eta0 (the grid is ascending).
+        # Ties go to the first setting (the grids ascend).
         if best is None or val < best[0]:
-            best = (val, _error(model, X_test, y_test), eta0)
+            best = (val, _error(model, X_test, y_test), setting)
     return best[1], best[2]
+
+
+def _grid(kind):
+    """The settings a tuned protocol chooses from."""
+    if kind == "tuned":
+        return [{"eta0": eta0} for eta0 in ETA0_GRID]
+    return [{"alpha": a, "eta0": e} for a in ALPHA_GRID for e in ETA0_GRID]
 
 
 def _protocols(quick):
     epochs = 5 if quick else 10
-    return {"fit": None, f"{epochs} epochs": epochs, f"tuned, {epochs} epochs": epochs}
+    return {
+        "fit": None,
+        f"{epochs} epochs": epochs,
+        f"tuned, {epochs} epochs": epochs,
+        f"alpha and eta0 tuned, {epochs} epochs": epochs,
+    }
 
 
 def _sgd_time(split, seed):
@@ -297,8 +317,8 @@ def run_panel(
         The candidates (keys of ``CANDIDATES`` or overrides ``k=v;k=v``),
         each run under every protocol; None runs them all (in the quick panel, a subset
         per protocol).
-    protocols : list of {'fit', 'epochs', 'tuned'}, default=None
-        The protocols to run; None runs all three.
+    protocols : list of {'fit', 'epochs', 'tuned', 'tuned-alpha'}, default=None
+        The protocols to run; None runs the first three.
     verbose : bool, default=True
         One progress line per family on stdout.
 
@@ -311,7 +331,8 @@ def run_panel(
         (medians), ``cut`` (``1 - error / diagonal_error``), ``mean_cut``
         (the same of the means), ``seeds_better`` and ``seeds_worse``
         (seeds where the candidate errs less, more: paired),
-        ``eta0`` and ``diagonal_eta0`` (the chosen ones, tuned protocol),
+        ``eta0`` and ``diagonal_eta0`` (the chosen ones, tuned protocols),
+        ``alpha`` and ``diagonal_alpha`` (the same, 'tuned-alpha'),
         ``fit_time`` and ``diagonal_fit_time`` (median seconds), ``n_iter``
         (median epochs) and ``sgd_fit_time`` (median seconds of
         ``SGDClassifier(loss='hinge')`` on the same data).
@@ -323,10 +344,13 @@ def run_panel(
     # An explicit list of candidates runs under every protocol.
     subsets = quick and candidates is None
     all_protocols = _protocols(quick)
-    kinds = dict(zip(("fit", "epochs", "tuned"), all_protocols))
+    kinds = dict(zip(("fit", "epochs", "tuned", "tuned-alpha"), all_protocols))
+    # 'tuned-alpha' (20 settings a seed) runs only when asked for.
     protocols = {
-        kinds[kind]: all_protocols[kinds[kind]] for kind in (protocols or kinds)
+        kinds[kind]: all_protocols[kinds[kind]]
+        for kind in (protocols or ("fit", "epochs", "tuned"))
     }
+    kind_of = {protocol: kind for kind, protocol in kinds.items()}
     rows = []
     for family in names:
         claim, load = all_families[family]
@@ -339,20 +363,28 @@ def run_panel(
                 if subsets and name not in {
                     "fit": QUICK_CANDIDATES,
                     "tuned": QUICK_TUNED_CANDIDATES,
-                }.get(protocol.split(",")[0], QUICK_EPOCHS_CANDIDATES):
+                    "tuned-alpha": QUICK_TUNED_CANDIDATES,
+                }.get(kind_of[protocol], QUICK_EPOCHS_CANDIDATES):
                     continue
                 params = _candidate(name)
                 diagonal = {**params, "n_components": 0}
                 out = {
-                    key: [] for key in ("err", "diag", "eta", "deta", "t", "dt", "it")
+                    key: []
+                    for key in ("err", "diag", "eta", "deta", "al", "dal")
+                    + ("t", "dt", "it")
                 }
                 for seed, split in enumerate(splits):
                     X_train, X_test, y_train, y_test = split
-                    if protocol.startswith("tuned"):
-                        err, eta = _tuned_error(params, split, seed, epochs)
-                        derr, deta = _tuned_error(diagonal, split, seed, epochs)
-                        out["eta"].append(eta)
-                        out["deta"].append(deta)
+                    if kind_of[protocol].startswith("tuned"):
+                        grid = _grid(kind_of[protocol])
+                        err, setting = _tuned_error(params, split, seed, epochs, grid)
+                        derr, dsetting = _tuned_error(
+                            diagonal, split, seed, epochs, grid
+                        )
+                        out["eta"].append(setting["eta0"])
+                        out["deta"].append(dsetting["eta0"])
+                        out["al"].append(setting.get("alpha"))
+                        out["dal"].append(dsetting.get("alpha"))
                     else:
                         extra = (
                             {} if epochs is None else {"max_iter": epochs, "tol": None}
@@ -393,6 +425,8 @@ def run_panel(
                         "seeds_worse": int(np.sum(errors > diagonal_errors)),
                         "eta0": out["eta"] or None,
                         "diagonal_eta0": out["deta"] or None,
+                        "alpha": out["al"] if any(out["al"]) else None,
+                        "diagonal_alpha": out["dal"] if any(out["dal"]) else None,
                         "fit_time": float(np.median(out["t"])) if out["t"] else None,
                         "diagonal_fit_time": (
                             float(np.median(out["dt"])) if out["dt"] else None
@@ -451,7 +485,9 @@ def main(argv=None):
         "--families", help="families joined by ';' (all of the panel's)"
     )
     parser.add_argument(
-        "--protocols", help="comma-separated, of: fit, epochs, tuned (all)"
+        "--protocols",
+        help="comma-separated, of: fit, epochs, tuned, tuned-alpha "
+        "(default: the first three)",
     )
     args = parser.parse_args(argv)
     candidates = args.candidates.split(",") if args.candidates else None
