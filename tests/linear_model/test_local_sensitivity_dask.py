@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.stats import poisson
@@ -443,21 +443,23 @@ def test_non_finite_rows_are_refused_by_the_first_pass(dask_client, data, value)
         LocalSensitivityLogistic(random_state=0).fit(*_dask(X, y, 2000))
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    labels=st.lists(st.integers(-3, 40), min_size=1, max_size=9000),
-    chunks=st.integers(1, 9000),
-    as_float=st.booleans(),
-)
-def test_class_counts_equal_numpy_unique(labels, chunks, as_float):
-    # Few classes take the counting path, many (or one missed by the strided
-    # subsample) the sort; both must give np.unique's answer.
-    y = np.array(labels, dtype=np.float64 if as_float else np.int64)
-    classes, counts = dask_class_counts(da.from_array(y, chunks=chunks))
-    expected_classes, expected_counts = np.unique(y, return_counts=True)
-    assert_array_equal(classes, expected_classes)
-    assert classes.dtype == expected_classes.dtype
-    assert_array_equal(counts, expected_counts)
+def test_class_counts_equal_numpy_unique(property_settings):
+    @given(
+        labels=st.lists(st.integers(-3, 40), min_size=1, max_size=9000),
+        chunks=st.integers(1, 9000),
+        as_float=st.booleans(),
+    )
+    def check(labels, chunks, as_float):
+        # Few classes take the counting path, many (or one missed by the strided
+        # subsample) the sort; both must give np.unique's answer.
+        y = np.array(labels, dtype=np.float64 if as_float else np.int64)
+        classes, counts = dask_class_counts(da.from_array(y, chunks=chunks))
+        expected_classes, expected_counts = np.unique(y, return_counts=True)
+        assert_array_equal(classes, expected_classes)
+        assert classes.dtype == expected_classes.dtype
+        assert_array_equal(counts, expected_counts)
+
+    property_settings(check)()
 
 
 def test_class_counts_of_string_labels():

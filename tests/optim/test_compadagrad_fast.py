@@ -16,7 +16,7 @@ from unittest import mock
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
@@ -172,49 +172,49 @@ def test_float32_rows_and_partial_fit():
     assert_allclose(compiled.state_[0].coef, python.state_[0].coef, rtol=0, atol=1e-6)
 
 
-@settings(max_examples=25, deadline=None)
-@given(
-    n_features=st.integers(2, 40),
-    n_samples=st.integers(1, 60),
-    k_fraction=st.floats(0.0, 1.0),
-    batch_size=st.integers(1, 16),
-    variant=st.sampled_from(["adaptive", "balanced", "theory", "paper"]),
-    loss=st.sampled_from(["hinge", "log_loss", "modified_huber", "squared_hinge"]),
-    seed=st.integers(0, 2**16),
-)
-def test_compiled_equals_python_on_generated_problems(
-    n_features, n_samples, k_fraction, batch_size, variant, loss, seed
-):
-    rng = np.random.RandomState(seed)
-    X = rng.standard_normal((n_samples, n_features)) * rng.uniform(0.1, 3.0)
-    y = np.arange(n_samples) % 2
-    rng.shuffle(y)
-    if np.unique(y).shape[0] < 2:
-        y = np.r_[y, 1 - y[:1]]
-        X = np.r_[X, X[:1]]
-    n_padded = 1 << (n_features - 1).bit_length()
-    # 0 < k < n_padded and k < n_features, so the compiled path applies.
-    k = 1 + int(k_fraction * (min(n_padded, n_features) - 2))
-    if k >= n_features:
-        return
-    params = dict(
-        n_components=k,
-        batch_size=batch_size,
-        variant=variant,
-        loss=loss,
-        max_iter=2,
-        tol=None,
-        random_state=seed,
+def test_compiled_equals_python_on_generated_problems(property_settings):
+    @given(
+        n_features=st.integers(2, 40),
+        n_samples=st.integers(1, 60),
+        k_fraction=st.floats(0.0, 1.0),
+        batch_size=st.integers(1, 16),
+        variant=st.sampled_from(["adaptive", "balanced", "theory", "paper"]),
+        loss=st.sampled_from(["hinge", "log_loss", "modified_huber", "squared_hinge"]),
+        seed=st.integers(0, 2**16),
     )
-    compiled = CompAdaGradClassifier(**params).fit(X, y)
-    python = _python_fit(CompAdaGradClassifier(**params), X, y)
-    _assert_same_fit(compiled, python, rtol=1e-10)
-    # Finite results, and labels from the decision function.
-    assert np.all(np.isfinite(compiled.coef_))
-    assert_array_equal(
-        compiled.predict(X),
-        compiled.classes_[(compiled.decision_function(X) > 0).astype(int)],
-    )
+    def check(n_features, n_samples, k_fraction, batch_size, variant, loss, seed):
+        rng = np.random.RandomState(seed)
+        X = rng.standard_normal((n_samples, n_features)) * rng.uniform(0.1, 3.0)
+        y = np.arange(n_samples) % 2
+        rng.shuffle(y)
+        if np.unique(y).shape[0] < 2:
+            y = np.r_[y, 1 - y[:1]]
+            X = np.r_[X, X[:1]]
+        n_padded = 1 << (n_features - 1).bit_length()
+        # 0 < k < n_padded and k < n_features, so the compiled path applies.
+        k = 1 + int(k_fraction * (min(n_padded, n_features) - 2))
+        if k >= n_features:
+            return
+        params = dict(
+            n_components=k,
+            batch_size=batch_size,
+            variant=variant,
+            loss=loss,
+            max_iter=2,
+            tol=None,
+            random_state=seed,
+        )
+        compiled = CompAdaGradClassifier(**params).fit(X, y)
+        python = _python_fit(CompAdaGradClassifier(**params), X, y)
+        _assert_same_fit(compiled, python, rtol=1e-10)
+        # Finite results, and labels from the decision function.
+        assert np.all(np.isfinite(compiled.coef_))
+        assert_array_equal(
+            compiled.predict(X),
+            compiled.classes_[(compiled.decision_function(X) > 0).astype(int)],
+        )
+
+    property_settings(check)()
 
 
 # The arguments of _compadagrad_fast.dense_epoch used below, by position.

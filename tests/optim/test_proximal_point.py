@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
@@ -266,38 +266,40 @@ def test_local_sensitivity_sketched_leverage_is_close_to_exact():
     np.testing.assert_allclose(sketched.sum(), exact.sum(), rtol=0.2)
 
 
-@settings(max_examples=25, deadline=None)
-@given(
-    seed=st.integers(0, 2**31 - 1),
-    n=st.integers(2, 60),
-    scores=st.sampled_from(["theorem9", "theorem10", "leverage_only"]),
-    sparse=st.booleans(),
-)
 def test_sampled_gram_of_every_row_at_unit_weight_gives_the_exact_scores(
-    seed, n, scores, sparse
+    property_settings,
 ):
-    # The estimate of leverage='sample' is a sum over the drawn rows: every
-    # row drawn once with weight 1 is the exact Gram matrix.
-    rng, A, u, center = _small_problem(seed % 1000, n=n, d=3)
-    u[rng.uniform(size=n) < 0.2] = 0.0
-    u[0] = 1.0
-    if sparse:
-        A = sp.csr_matrix(A)
-    kwargs = dict(
-        prox_weight=0.3, radius=0.5, alpha=0.05, sample_weight=u, scores=scores
+    @given(
+        seed=st.integers(0, 2**31 - 1),
+        n=st.integers(2, 60),
+        scores=st.sampled_from(["theorem9", "theorem10", "leverage_only"]),
+        sparse=st.booleans(),
     )
-    exact, info = local_sensitivity_scores(LOSS, A, center, **kwargs)
-    sampled, info_s = local_sensitivity_scores(
-        LOSS,
-        A,
-        center,
-        leverage="sample",
-        gram_sample=(np.arange(n), np.ones(n)),
-        **kwargs,
-    )
-    np.testing.assert_allclose(sampled, exact, rtol=1e-9, atol=1e-300)
-    if scores != "leverage_only":
-        np.testing.assert_allclose(info_s["eta"], info["eta"], rtol=1e-9)
+    def check(seed, n, scores, sparse):
+        # The estimate of leverage='sample' is a sum over the drawn rows: every
+        # row drawn once with weight 1 is the exact Gram matrix.
+        rng, A, u, center = _small_problem(seed % 1000, n=n, d=3)
+        u[rng.uniform(size=n) < 0.2] = 0.0
+        u[0] = 1.0
+        if sparse:
+            A = sp.csr_matrix(A)
+        kwargs = dict(
+            prox_weight=0.3, radius=0.5, alpha=0.05, sample_weight=u, scores=scores
+        )
+        exact, info = local_sensitivity_scores(LOSS, A, center, **kwargs)
+        sampled, info_s = local_sensitivity_scores(
+            LOSS,
+            A,
+            center,
+            leverage="sample",
+            gram_sample=(np.arange(n), np.ones(n)),
+            **kwargs,
+        )
+        np.testing.assert_allclose(sampled, exact, rtol=1e-9, atol=1e-300)
+        if scores != "leverage_only":
+            np.testing.assert_allclose(info_s["eta"], info["eta"], rtol=1e-9)
+
+    property_settings(check)()
 
 
 def test_sampled_gram_is_unbiased_and_its_scores_close_to_exact():

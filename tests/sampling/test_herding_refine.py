@@ -5,7 +5,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from skcgm.optim._herding import _KernelTrickIterate, swap_refine
@@ -20,47 +20,47 @@ _COMBOS = [
 ]
 
 
-@settings(deadline=None, max_examples=60)
-@given(
-    n_rows=st.integers(1, 15),
-    n_features=st.integers(1, 3),
-    n_samples=st.integers(1, 12),
-    combo=st.sampled_from(_COMBOS),
-    per_class=st.booleans(),
-    seed=st.integers(0, 2**31 - 1),
-)
-def test_refined_mmd_never_above_herding(
-    n_rows, n_features, n_samples, combo, per_class, seed
-):
-    rng = np.random.RandomState(seed)
-    X = rng.standard_normal((n_rows, n_features)) * 10.0 ** rng.uniform(-3, 3)
-    y = np.arange(n_rows) % 2 if per_class and n_rows > 1 else None
-    if y is None:
-        per_class = False
-    elif n_samples < 2:
-        n_samples = 2
-    feature_map, kernel = combo
-    params = dict(
-        n_samples=n_samples,
-        kernel=kernel,
-        feature_map=feature_map,
-        n_components=16,
-        per_class=per_class,
-        random_state=0,
+def test_refined_mmd_never_above_herding(property_settings):
+    @given(
+        n_rows=st.integers(1, 15),
+        n_features=st.integers(1, 3),
+        n_samples=st.integers(1, 12),
+        combo=st.sampled_from(_COMBOS),
+        per_class=st.booleans(),
+        seed=st.integers(0, 2**31 - 1),
     )
-    plain = KernelHerdingSampler(**params).fit(X, y)
-    refined = KernelHerdingSampler(refine="swap", **params).fit(X, y)
-    assert refined.resample_indices_.shape == (n_samples,)
-    assert np.isclose(refined.sample_weight_.sum(), 1.0)
-    if per_class:
-        # Swaps stay inside a class: its number of rows is kept.
-        assert np.array_equal(
-            np.bincount(y[refined.resample_indices_], minlength=2),
-            np.bincount(y[plain.resample_indices_], minlength=2),
+    def check(n_rows, n_features, n_samples, combo, per_class, seed):
+        rng = np.random.RandomState(seed)
+        X = rng.standard_normal((n_rows, n_features)) * 10.0 ** rng.uniform(-3, 3)
+        y = np.arange(n_rows) % 2 if per_class and n_rows > 1 else None
+        if y is None:
+            per_class = False
+        elif n_samples < 2:
+            n_samples = 2
+        feature_map, kernel = combo
+        params = dict(
+            n_samples=n_samples,
+            kernel=kernel,
+            feature_map=feature_map,
+            n_components=16,
+            per_class=per_class,
+            random_state=0,
         )
-        return
-    scale = max(1.0, abs(plain.score(X)))
-    assert refined.score(X) >= plain.score(X) - 1e-9 * scale
+        plain = KernelHerdingSampler(**params).fit(X, y)
+        refined = KernelHerdingSampler(refine="swap", **params).fit(X, y)
+        assert refined.resample_indices_.shape == (n_samples,)
+        assert np.isclose(refined.sample_weight_.sum(), 1.0)
+        if per_class:
+            # Swaps stay inside a class: its number of rows is kept.
+            assert np.array_equal(
+                np.bincount(y[refined.resample_indices_], minlength=2),
+                np.bincount(y[plain.resample_indices_], minlength=2),
+            )
+            return
+        scale = max(1.0, abs(plain.score(X)))
+        assert refined.score(X) >= plain.score(X) - 1e-9 * scale
+
+    property_settings(check)()
 
 
 def _brute_force_pass(X, sequence, gamma):

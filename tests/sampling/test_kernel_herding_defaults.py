@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.svm import SVC
 
@@ -18,23 +18,25 @@ def _svc_gamma(X, gamma):
     return SVC(gamma=gamma).fit(X, y)._gamma
 
 
-@settings(max_examples=25, deadline=None)
-@given(
-    seed=st.integers(0, 2**16),
-    n_rows=st.integers(2, 30),
-    n_features=st.integers(1, 6),
-    scale=st.sampled_from([1e-3, 1.0, 1e3]),
-    sparse=st.booleans(),
-)
-def test_gamma_scale_and_auto_are_svcs(seed, n_rows, n_features, scale, sparse):
-    rng = np.random.RandomState(seed)
-    X = rng.standard_normal((n_rows, n_features)) * scale
-    if sparse:
-        X[rng.rand(*X.shape) < 0.5] = 0.0
-        X = sp.csr_matrix(X)
-    for gamma in ("scale", "auto"):
-        sampler = KernelHerdingSampler(2, gamma=gamma).fit(X)
-        assert sampler.gamma_ == pytest.approx(_svc_gamma(X, gamma), rel=1e-12)
+def test_gamma_scale_and_auto_are_svcs(property_settings):
+    @given(
+        seed=st.integers(0, 2**16),
+        n_rows=st.integers(2, 30),
+        n_features=st.integers(1, 6),
+        scale=st.sampled_from([1e-3, 1.0, 1e3]),
+        sparse=st.booleans(),
+    )
+    def check(seed, n_rows, n_features, scale, sparse):
+        rng = np.random.RandomState(seed)
+        X = rng.standard_normal((n_rows, n_features)) * scale
+        if sparse:
+            X[rng.rand(*X.shape) < 0.5] = 0.0
+            X = sp.csr_matrix(X)
+        for gamma in ("scale", "auto"):
+            sampler = KernelHerdingSampler(2, gamma=gamma).fit(X)
+            assert sampler.gamma_ == pytest.approx(_svc_gamma(X, gamma), rel=1e-12)
+
+    property_settings(check)()
 
 
 @pytest.mark.parametrize("sparse", [False, True])
