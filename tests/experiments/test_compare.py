@@ -143,17 +143,22 @@ def test_verdict_reads_paired_fold_differences():
 
 
 @pytest.mark.parametrize("greater_is_better", [True, False])
-@given(
-    scores=st.lists(
-        st.tuples(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3)), min_size=2, max_size=8
+def test_verdict_is_antisymmetric(greater_is_better, property_settings):
+    @given(
+        scores=st.lists(
+            st.tuples(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3)),
+            min_size=2,
+            max_size=8,
+        )
     )
-)
-def test_verdict_is_antisymmetric(scores, greater_is_better):
-    ours, theirs = map(list, zip(*scores))
-    forward = _verdict_of(ours, theirs, greater_is_better)["outcome"]
-    backward = _verdict_of(theirs, ours, greater_is_better)["outcome"]
-    flip = {"wins": "loses", "loses": "wins", "ties": "ties"}
-    assert backward == flip[forward]
+    def check(scores):
+        ours, theirs = map(list, zip(*scores))
+        forward = _verdict_of(ours, theirs, greater_is_better)["outcome"]
+        backward = _verdict_of(theirs, ours, greater_is_better)["outcome"]
+        flip = {"wins": "loses", "loses": "wins", "ties": "ties"}
+        assert backward == flip[forward]
+
+    property_settings(check)()
 
 
 def test_online_comparison_plays_the_same_streams(monkeypatch):
