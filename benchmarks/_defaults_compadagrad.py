@@ -368,11 +368,7 @@ def run_panel(
                     continue
                 params = _candidate(name)
                 diagonal = {**params, "n_components": 0}
-                out = {
-                    key: []
-                    for key in ("err", "diag", "eta", "deta", "al", "dal")
-                    + ("t", "dt", "it")
-                }
+                out = {key: [] for key in "err diag eta deta al dal t dt it".split()}
                 for seed, split in enumerate(splits):
                     X_train, X_test, y_train, y_test = split
                     if kind_of[protocol].startswith("tuned"):
@@ -383,8 +379,9 @@ def run_panel(
                         )
                         out["eta"].append(setting["eta0"])
                         out["deta"].append(dsetting["eta0"])
-                        out["al"].append(setting.get("alpha"))
-                        out["dal"].append(dsetting.get("alpha"))
+                        if "alpha" in setting:
+                            out["al"].append(setting["alpha"])
+                            out["dal"].append(dsetting["alpha"])
                     else:
                         extra = (
                             {} if epochs is None else {"max_iter": epochs, "tol": None}
@@ -425,8 +422,8 @@ def run_panel(
                         "seeds_worse": int(np.sum(errors > diagonal_errors)),
                         "eta0": out["eta"] or None,
                         "diagonal_eta0": out["deta"] or None,
-                        "alpha": out["al"] if any(out["al"]) else None,
-                        "diagonal_alpha": out["dal"] if any(out["dal"]) else None,
+                        "alpha": out["al"] or None,
+                        "diagonal_alpha": out["dal"] or None,
                         "fit_time": float(np.median(out["t"])) if out["t"] else None,
                         "diagonal_fit_time": (
                             float(np.median(out["dt"])) if out["dt"] else None

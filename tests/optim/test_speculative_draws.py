@@ -18,6 +18,7 @@ from skcgm.optim._dask_proximal_point import (
     _coefficients,
     _Context,
     _envelope_factor,
+    _margin_terms,
     _round_setup,
     _speculative_chunk,
     _thinned,
@@ -147,7 +148,7 @@ def problem():
     pen = np.array([True, True, True, False])
     alpha = 1.0 / n
     A, u, _, _ = context.bind(X, y, None)
-    sums = _center_sums(A, u, _matvec(A, x), loss, n, True, False)
+    sums = _center_sums(A, u, _margin_terms(loss, _matvec(A, x)), n, True, False)
     gradient = sums[1] / n
     gradient[pen] += alpha * x[pen]
     half = rng.choice(n, n // 2, replace=False)

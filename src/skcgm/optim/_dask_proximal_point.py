@@ -398,11 +398,9 @@ def _margin_terms(loss, margins):
     return (*_loss_terms(loss, margins), loss.sqrt_derivative_ratio(margins))
 
 
-def _center_sums(A, u, margins, loss, n, with_cubes, with_gram, terms=None):
-    """The sums of :func:`_center_pass` over the signed rows ``A``;
-    ``terms`` are :func:`_margin_terms` at ``margins`` when known."""
-    if terms is None:
-        terms = _margin_terms(loss, margins)
+def _center_sums(A, u, terms, n, with_cubes, with_gram):
+    """The sums of :func:`_center_pass` over the signed rows ``A``, whose
+    :func:`_margin_terms` at the centre are ``terms``."""
     value, derivative, second, root = terms
     fractions = u / n
     with np.errstate(over="ignore"):
@@ -434,9 +432,8 @@ def _center_sums(A, u, margins, loss, n, with_cubes, with_gram, terms=None):
 
 def _center_rows(block, y_block, w_block, start, context, x, with_cubes, with_gram):
     A, u, _, _ = context.bind(block, y_block, w_block)
-    return _center_sums(
-        A, u, _matvec(A, x), context.loss, context.n, with_cubes, with_gram
-    )
+    terms = _margin_terms(context.loss, _matvec(A, x))
+    return _center_sums(A, u, terms, context.n, with_cubes, with_gram)
 
 
 def _merged_sums(parts):
@@ -706,16 +703,13 @@ def _speculative_setup(data, gram_rows, x, pen, alpha, prox_weight, scores):
         return None
     loss, n, d = data.context.loss, data.n, data.d
     A = signed_rows(np.ascontiguousarray(rows), signs, data.context.fit_intercept)
-    margins = _matvec(A, x)
-    terms = _margin_terms(loss, margins)
+    terms = _margin_terms(loss, _matvec(A, x))
     largest = float(np.max(np.abs(terms[3]) * np.sqrt(u / n), initial=0.0))
     # The scores do not depend on this scale (the column's ridge scales with
     # its square); bounded, so that the square stays finite when the few
     # rows of a small sample all have tiny extra entries.
     extra_scale = min(1.0 / largest if largest > 0 else 1.0, _LARGEST_EXTRA_SCALE)
-    sums = _center_sums(
-        A, weights * u, margins, loss, n, scores == "theorem10", False, terms
-    )
+    sums = _center_sums(A, weights * u, terms, n, scores == "theorem10", False)
     gradient_terms = weights * u * terms[1] / n
     gradient = sums[1] / n
     gradient[pen] += alpha * x[pen]
@@ -798,11 +792,8 @@ def _speculative_rows(
     block, y_block, w_block, start, context, x, with_cubes, setup, streams, m
 ):
     A, u, X, signs = context.bind(block, y_block, w_block)
-    margins = _matvec(A, x)
-    terms = _margin_terms(context.loss, margins)
-    sums = _center_sums(
-        A, u, margins, context.loss, context.n, with_cubes, False, terms
-    )
+    terms = _margin_terms(context.loss, _matvec(A, x))
+    sums = _center_sums(A, u, terms, context.n, with_cubes, False)
     means = _chunk_scores(A, u, x, context.loss, context.n, setup, terms)
     means *= m / setup["total"]
     finite = bool(np.isfinite(means).all())
