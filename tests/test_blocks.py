@@ -9,6 +9,7 @@ from threadpoolctl import threadpool_limits
 
 from skcgm.utils import _blocks
 from skcgm.utils._blocks import map_row_blocks, row_blocks
+from skcgm.utils._threads import effective_n_threads
 
 # Blocks of 2 rows: 2**17 // 2**16.
 WIDE = 2**16
@@ -21,7 +22,7 @@ def test_blocks_cover_the_rows_in_order():
 
 
 def test_the_threads_are_started_once():
-    n_threads = min(_blocks._openmp_effective_n_threads(), 20)
+    n_threads = min(effective_n_threads(), 20)
     if n_threads < 2:
         pytest.skip("one core: the blocks run on the calling thread")
 

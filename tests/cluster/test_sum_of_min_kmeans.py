@@ -23,7 +23,7 @@ from sklearn.utils.estimator_checks import (
 from threadpoolctl import threadpool_info
 
 from skcgm.cluster import SumOfMinKMeans
-from skcgm.utils._sklearn_compat import _openmp_effective_n_threads
+from skcgm.utils._threads import effective_n_threads
 from skcgm.utils.estimator_checks import expected_failed_checks
 
 # --------------------------------------------------------------------------------------
@@ -601,10 +601,10 @@ def test_sum_of_min_kmeans_parallel_runs_keep_threads_within_the_cores():
             for pool in threadpool_info()
             if pool["user_api"] == "blas"
         ]
-        seen.append((max(blas), _openmp_effective_n_threads()))
+        seen.append((max(blas), effective_n_threads()))
         return X[random_state.choice(X.shape[0], n_clusters, replace=False)]
 
-    cores = _openmp_effective_n_threads()
+    cores = effective_n_threads()
     with parallel_config(backend="threading"):
         SumOfMinKMeans(3, init=init, n_init=4, n_jobs=2, random_state=0).fit(X)
     assert len(seen) == 4

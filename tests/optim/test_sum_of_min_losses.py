@@ -438,13 +438,16 @@ def test_squared_euclidean_pass_breaks_ties_to_the_lowest_index(
 ):
     # Every center appears twice (rows j and j + n_params / 2): whichever
     # layout the pass uses for the scores, a row goes to the first copy of
-    # its closest center, as np.argmin and KMeans do (eq. 3.6).
+    # its closest center, as np.argmin and KMeans do (eq. 3.6). Small
+    # integers make every score exact: a GEMM need not give two equal
+    # columns equal results in floating point (OpenBLAS's edge tiles round
+    # otherwise), and the ties are then those of the exact scores.
     rng = np.random.RandomState(3)
-    half = rng.standard_normal((n_params // 2, n_features)).astype(dtype)
+    half = rng.randint(-4, 5, size=(n_params // 2, n_features)).astype(dtype)
     params = np.vstack([half, half])
     X = (
         half[rng.randint(n_params // 2, size=700)]
-        + 0.3 * rng.standard_normal((700, n_features))
+        + rng.randint(-1, 2, size=(700, n_features))
     ).astype(dtype)
     problem = SquaredEuclideanLoss().bind(X)
     labels, _, _, _ = problem.reclassify(params, np.ones(700))

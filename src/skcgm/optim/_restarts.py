@@ -9,7 +9,7 @@ from sklearn.utils import check_random_state
 
 from ..utils._blocks import _controller, single_threaded_blas
 from ..utils._random import MAX_SEED
-from ..utils._sklearn_compat import _openmp_effective_n_threads
+from ..utils._threads import effective_n_threads
 from ._progress import Progress
 
 
@@ -136,7 +136,7 @@ def best_of_restarts(
                 log("Initialization complete")
                 runs.append(solver.solve(problem, start, sample_weight, state, log))
     else:
-        n_threads = max(1, _openmp_effective_n_threads() // n_parallel)
+        n_threads = max(1, effective_n_threads() // n_parallel)
         with single_threaded_blas():
             outputs = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
                 delayed(_logged_run)(

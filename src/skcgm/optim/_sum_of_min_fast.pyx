@@ -22,6 +22,8 @@ run on one thread.
 
 from cython cimport floating
 from cython.parallel cimport parallel, prange, threadid
+
+from ..utils._openmp cimport team_size
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 from scipy.linalg.cython_blas cimport dgemm, sgemm
@@ -228,7 +230,8 @@ def assign_dense(
     ``n_threads`` threads; BLAS must be held to one thread by the caller.
 
     Returns :math:`(\\sum_i w_i \\min_j f_i(x_j), \\sum_i w_i)`, from which
-    the objective (eq. 1.1) follows without another pass.
+    the objective (eq. 1.1) follows without another pass, and the number of
+    threads the OpenMP runtime ran the pass on.
     """
     cdef Py_ssize_t n_rows = X.shape[0]
     cdef Py_ssize_t n_params = centers.shape[0]
@@ -243,6 +246,8 @@ def assign_dense(
     cdef double loss, chunk_loss, chunk_weight
     cdef bint with_losses = min_losses.shape[0] > 0
     cdef bint by_center = n_features <= FEW_FEATURES or n_params >= MANY_PARAMS
+    cdef int team = 1
+    cdef int* team_out = &team
     cdef floating* cross
     cdef floating* chunk_best
     cdef floating* chunk_index
@@ -253,7 +258,7 @@ def assign_dense(
     cdef double* all_totals
     cdef tuple totals
     if n_rows == 0:
-        return 0.0, 0.0
+        return 0.0, 0.0, 1
     n_parts = _n_parts(n_rows, n_chunks, n_params)
     n_threads = <int> max(1, min(n_threads, n_parts))
     all_cross = <floating*> malloc(n_threads * cross_size * sizeof(floating))
@@ -265,6 +270,10 @@ def assign_dense(
         free(all_totals)
         raise MemoryError()
     with nogil, parallel(num_threads=n_threads):
+        if threadid() == 0:
+            # Through a pointer: a variable assigned in the block would be
+            # private to each thread.
+            team_out[0] = team_size()
         cross = all_cross + threadid() * cross_size
         chunk_best = cross + _padded(CHUNK * n_params)
         chunk_index = chunk_best + _padded(CHUNK)
@@ -313,7 +322,7 @@ def assign_dense(
     free(all_cross)
     free(all_sums)
     free(all_totals)
-    return totals
+    return (*totals, team)
 
 
 def assign_csr(
@@ -356,8 +365,10 @@ def assign_csr(
     cdef double* all_totals
     cdef floating* centers_t
     cdef tuple totals
+    cdef int team = 1
+    cdef int* team_out = &team
     if n_rows <= 0:
-        return 0.0, 0.0
+        return 0.0, 0.0, 1
     n_parts = _n_parts(n_rows, n_chunks, n_params)
     n_threads = <int> max(1, min(n_threads, n_parts))
     all_cross = <floating*> malloc(n_threads * cross_size * sizeof(floating))
@@ -376,6 +387,10 @@ def assign_csr(
             for p in range(n_features):
                 centers_t[p * n_params + j] = centers[j, p]
     with nogil, parallel(num_threads=n_threads):
+        if threadid() == 0:
+            # Through a pointer: a variable assigned in the block would be
+            # private to each thread.
+            team_out[0] = team_size()
         cross = all_cross + threadid() * cross_size
         for part in prange(n_parts, schedule="dynamic"):
             local_sums = all_sums + part * sums_size
@@ -413,4 +428,4 @@ def assign_csr(
     free(all_sums)
     free(all_totals)
     free(centers_t)
-    return totals
+    return (*totals, team)

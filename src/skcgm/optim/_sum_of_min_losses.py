@@ -15,6 +15,7 @@ regression, subspace clustering, ...) is a new subclass, not a new loop.
 """
 
 import copy
+import time
 import warnings
 from abc import ABCMeta, abstractmethod
 from numbers import Real
@@ -23,13 +24,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import kl_div, xlogy
 
-from ..utils._blocks import (
-    in_block_thread,
-    map_row_blocks,
-    row_blocks,
-    single_threaded_blas,
-)
-from ..utils._sklearn_compat import _openmp_effective_n_threads
+from ..utils._blocks import map_row_blocks, row_blocks, single_threaded_blas
+from ..utils._threads import report_threads, thread_chooser
 from ._sum_of_min_fast import assign_csr, assign_dense
 
 
@@ -685,6 +681,8 @@ class SquaredEuclideanLoss(SumOfMinLoss):
         else:
             self._half_sq_norms = 0.5 * np.einsum("ij,ij->i", X, X)
         self._half_sq_norms = self._half_sq_norms.astype(X.dtype, copy=False)
+        # The thread chooser of the passes, looked up once per size of work.
+        self._pass_threads = None
 
     def param_shape(self):
         return (self.n_features,)
@@ -723,12 +721,22 @@ class SquaredEuclideanLoss(SumOfMinLoss):
         # One compiled call for the whole pass, its chunks shared among OpenMP
         # threads inside it (dispatching blocks to Python threads cost more
         # than the pass itself on 10,000 rows); the objective and the group
-        # weights come from the same pass.
-        n_threads = 1 if in_block_thread() else _openmp_effective_n_threads()
+        # weights come from the same pass. The passes of a fit repeat the
+        # same work (its GEMM): their thread count is measured.
+        work = self.n_samples * params.size
+        chooser = self._pass_threads
+        if chooser is None or chooser.work != work:
+            layout = "csr" if sp.issparse(self.X) else "dense"
+            chooser = self._pass_threads = thread_chooser(
+                f"lloyd pass, {layout} {self.X.dtype}", work
+            )
+        n_threads = chooser.threads()
+        start = time.perf_counter()
         with single_threaded_blas():
             labels, min_losses, sums, counts, loss, weight = self._compiled_pass(
                 params, slice(None), sample_weight, with_sums, n_threads, with_losses
             )
+        chooser.record(n_threads, time.perf_counter() - start)
         counts = counts.astype(sample_weight.dtype, copy=False)
         return labels, min_losses, sums, counts, loss / weight
 
@@ -762,9 +770,10 @@ class SquaredEuclideanLoss(SumOfMinLoss):
             n_threads,
         )
         if sp.issparse(block):
-            totals = assign_csr(block.data, block.indices, block.indptr, *common)
+            *totals, team = assign_csr(block.data, block.indices, block.indptr, *common)
         else:
-            totals = assign_dense(block, *common)
+            *totals, team = assign_dense(block, *common)
+        report_threads(team)
         return labels, min_losses, sums, counts, *totals
 
     def loss_vector(self, param):

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from ._sklearn_compat import _openmp_effective_n_threads
+from ._threads import mark_block_thread, region_threads, report_threads
 
 # Rows per block so that a block of an (n_rows, n_columns) float64 matrix stays
 # near 1 MiB: large enough for BLAS, small enough to stay in a core's cache.
@@ -83,22 +83,35 @@ def single_threaded_blas():
     ...     float(np.ones(3) @ np.ones(3))
     3.0
     """
+    if getattr(_held, "blas", False):
+        # Inside another such block of this thread: BLAS is held already
+        # (asking the libraries costs tens of microseconds, a fifth of a
+        # small Lloyd pass).
+        yield
+        return
     saved = [(library, library.get_num_threads()) for library in _blas_libraries()]
     saved = [(library, count) for library, count in saved if count not in (None, 1)]
     for library, _ in saved:
         library.set_num_threads(1)
+    _held.blas = True
     try:
         yield
     finally:
+        _held.blas = False
         for library, count in saved:
             library.set_num_threads(count)
+
+
+_held = threading.local()
 
 
 def map_row_blocks(func, n_rows, n_columns):
     """Apply ``func`` to every block of rows, on threads when there are several.
 
-    The number of threads is scikit-learn's effective OpenMP thread count, so
-    ``OMP_NUM_THREADS`` and joblib's limits inside its workers apply.
+    The number of threads follows :func:`skcgm.utils._threads.region_threads`
+    (the user's limits; a block of work at least per thread), so
+    ``OMP_NUM_THREADS``, :func:`threadpoolctl.threadpool_limits` and joblib's
+    limits inside its workers apply.
 
     Parameters
     ----------
@@ -120,44 +133,20 @@ def map_row_blocks(func, n_rows, n_columns):
     [2, 2, 1]
     """
     blocks = row_blocks(n_rows, n_columns)
-    n_threads = min(_openmp_effective_n_threads(), len(blocks))
-    if n_threads <= 1 or in_block_thread():
-        # A block that maps blocks itself runs them here: waiting on the
-        # pool from one of its own threads could leave no thread to run them.
+    # A block that maps blocks itself runs them on its own thread (the
+    # policy gives one there): waiting on the pool from one of its own
+    # threads could leave no thread to run them.
+    n_threads = min(region_threads(n_rows * n_columns), len(blocks))
+    if n_threads <= 1:
         return [func(rows) for rows in blocks]
     with single_threaded_blas():
-        return list(_pool(n_threads).map(func, blocks))
-
-
-_in_pool = threading.local()
-
-
-def in_block_thread():
-    """Whether the caller runs on one of the block threads.
-
-    Kernels with threads of their own run single-threaded there: the blocks
-    already share out the cores.
-
-    Returns
-    -------
-    inside : bool
-        True on a thread of :func:`map_row_blocks`' pool.
-
-    Examples
-    --------
-    >>> from skcgm.utils._blocks import in_block_thread
-    >>> in_block_thread()
-    False
-    """
-    return getattr(_in_pool, "value", False)
+        results = list(_pool(n_threads).map(func, blocks))
+    report_threads(n_threads)
+    return results
 
 
 _pools = {}
 _pools_lock = threading.Lock()
-
-
-def _mark_pool_thread():
-    _in_pool.value = True
 
 
 def _forget_pools():
@@ -184,7 +173,7 @@ def _pool(n_threads):
             pool = _pools[n_threads] = ThreadPoolExecutor(
                 n_threads,
                 thread_name_prefix="skcgm-blocks",
-                initializer=_mark_pool_thread,
+                initializer=mark_block_thread,
             )
         return pool
 

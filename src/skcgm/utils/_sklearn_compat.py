@@ -16,7 +16,6 @@ from sklearn.linear_model._base import LinearClassifierMixin, SparseCoefMixin
 # set_fit_resample_request with it, whatever the import order of
 # imbalanced-learn (which registers fit_resample as a routed method).
 from sklearn.utils._metadata_requests import RequestMethod
-from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 from sklearn.utils._param_validation import (
     HasMethods,
     Hidden,
@@ -51,7 +50,6 @@ __all__ = [
     "_check_sample_weight",
     "_fit_context",
     "_get_params_html",
-    "_openmp_effective_n_threads",
     "make_constraint",
     "validate_data",
     "validate_parameter_constraints",
