@@ -18,7 +18,10 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 # Modules whose loops use cython.parallel.
-OPENMP_MODULES = {"skcgm.optim._sum_of_min_fast", "skcgm.optim._compadagrad_fast"}
+OPENMP_MODULES = {
+    "skcgm.optim._sum_of_min_fast",
+    "skcgm.utils._openmp",
+}
 # Modules whose loops of square roots should run on vector registers: C's
 # sqrt sets errno on a negative argument, which keeps GCC and Clang from
 # vectorizing it; these modules never read errno.
@@ -94,6 +97,14 @@ setup(
         Extension(
             "skcgm.oracles._mips_fast",
             sources=["src/skcgm/oracles/_mips_fast.pyx"],
+        ),
+        Extension(
+            "skcgm.utils._openmp",
+            sources=["src/skcgm/utils/_openmp.pyx"],
+        ),
+        Extension(
+            "skcgm.utils._magnitude",
+            sources=["src/skcgm/utils/_magnitude.pyx"],
         ),
     ],
 )

@@ -151,9 +151,9 @@ class _CompiledEpoch:
     """The epoch of :func:`_run_epoch` in one compiled call, where it applies.
 
     :mod:`skcgm.optim._compadagrad_fast` runs the default path: dense rows,
-    float64 state, a squared-l2 penalty or none, an SRHT subspace strictly
-    between 0 and the padded dimension and a margin loss of
-    ``SGDClassifier``. :meth:`build` returns None for anything else, which
+    float64 state, a squared-l2 penalty or none, an SRHT subspace smaller
+    than the padded dimension (0 included: diagonal AdaGrad) and a margin
+    loss of ``SGDClassifier``. :meth:`build` returns None for anything else, which
     :func:`_run_epoch` then runs step by step. A step the compiled loop
     hands back (a factorization that failed) is taken by the Python step,
     whose fallbacks handle it.
@@ -171,7 +171,6 @@ class _CompiledEpoch:
         n_doubles, n_indices = _compadagrad_fast.workspace_sizes(
             n, k, options["batch_size"]
         )
-        self.n_threads = options.get("n_threads", 1)
         self.work = np.empty(n_doubles)
         self.iwork = np.empty(n_indices, dtype=np.intp)
 
@@ -193,7 +192,7 @@ class _CompiledEpoch:
             isinstance(rows, _DenseRows)
             and rows.X.dtype in (np.float32, np.float64)
             and rows.X.flags.c_contiguous
-            and 0 < k < n
+            and 0 <= k < n
             and hasattr(projection, "rows_")
             and step_params[1] == 0.0
             and type(options["loss"]) in _LOSS_CODES
@@ -271,7 +270,6 @@ class _CompiledEpoch:
                 counters,
                 self.work,
                 self.iwork,
-                self.n_threads,
             )
             state.n_updates, state.n_flops = int(counters[0]), int(counters[1])
             if counters[2]:

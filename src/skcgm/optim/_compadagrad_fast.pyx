@@ -3,12 +3,14 @@
 """CompAdaGrad's epoch on dense rows in one compiled loop.
 
 The default path of :class:`~skcgm.linear_model.CompAdaGradClassifier`
-(squared-l2 or no penalty, a subspace strictly between 0 and the padded
-dimension, an SRHT projection, a margin loss of ``SGDClassifier``): per
-mini-batch, the margins and the loss derivative, the batch gradient, the
-CompAdaGrad step of :func:`skcgm.optim.compadagrad_step` (eqs. 13-15 of
-Mehta et al., 2016) and the intercept's scalar AdaGrad step, with no Python
-call and no allocation per step.
+(squared-l2 or no penalty, a subspace smaller than the padded dimension,
+diagonal AdaGrad's empty one included, an SRHT projection, a margin loss of
+``SGDClassifier``): per mini-batch, the margins and the loss derivative, the
+batch gradient, the CompAdaGrad step of :func:`skcgm.optim.compadagrad_step`
+(eqs. 13-15 of Mehta et al., 2016) and the intercept's scalar AdaGrad step,
+with no Python call and no allocation per step, on the calling thread: a
+step's pieces take microseconds, too little to share among threads on a
+machine where other processes run (``skcgm.utils._threads``).
 
 The products with :math:`\\Pi = c\\, R H \\Sigma` are Walsh-Hadamard
 transforms, :math:`O(n \\log n)` each instead of the :math:`O(nk)` of the
@@ -28,7 +30,6 @@ Python step, whose fallbacks handle it.
 
 from libc.math cimport exp, fabs, log1p, sqrt
 from libc.string cimport memcpy, memset
-from cython.parallel cimport prange
 from scipy.linalg.cython_blas cimport daxpy, ddot, dgemv
 from scipy.linalg.cython_lapack cimport dpotrf, dpotrs, dsyevd
 
@@ -36,7 +37,7 @@ from ._eigen_update cimport (
     Secular,
     secular_finish,
     secular_prepare,
-    secular_root,
+    secular_roots,
     secular_rotate,
     secular_weights,
 )
@@ -74,12 +75,11 @@ def workspace_sizes(Py_ssize_t n, Py_ssize_t k, Py_ssize_t batch_size):
     The gradient, the batch's loss derivatives and the step's vectors and
     matrices (two of them k x k spares of S and the eigenvectors), with room
     for the rank-one update's scratch (5 k + 4 k^2 doubles, 3 k indices) or
-    dsyevd's (1 + 6 k + 2 k^2 doubles, 3 + 5 k integers); then the
-    addresses of the next mini-batch's rows.
+    dsyevd's (1 + 6 k + 2 k^2 doubles, 3 + 5 k integers).
     """
     return (
         11 * n + batch_size + 10 * k + 3 * k * k + 1 + 6 * k + 4 * k * k,
-        3 + 5 * k + batch_size,
+        3 + 5 * k,
     )
 
 
@@ -346,21 +346,6 @@ cdef int _complement_finish(Projection* P, Workspace* ws) noexcept nogil:
     return 0
 
 
-cdef void _touch(const char** rows, Py_ssize_t n_rows, Py_ssize_t row_bytes,
-                 int* sink) noexcept nogil:
-    """Read the next mini-batch's rows, a byte per cache line, so that they
-    come from the shared cache, not from memory, when the step ends."""
-    cdef Py_ssize_t i, j, first, last
-    cdef int total = 0
-    # Eight rows side by side: their misses overlap.
-    for first in range(0, n_rows, 8):
-        last = min(first + 8, n_rows)
-        for j in range(0, row_bytes, 64):
-            for i in range(first, last):
-                total += rows[i][j]
-    sink[0] = total
-
-
 cdef int _statistics(
     Projection* P, Step* st, Workspace* ws, Secular* sec, const double* g,
     const double* x, const double* S, const double* s, const double* mu,
@@ -413,28 +398,19 @@ cdef void _sync(Buffers* buf, double* S, double* V, Py_ssize_t k) noexcept nogil
 cdef int _step(
     Projection* P, Step* st, double* x, Buffers* buf, double* s, double* mu,
     long long* counters, double* g, double* w, Py_ssize_t* iw,
-    int n_threads, const char** next_rows, Py_ssize_t n_next,
-    Py_ssize_t row_bytes,
 ) noexcept nogil:
     """One l2 CompAdaGrad step with gradient ``g``, committed if finite.
 
-    The eigen-update of the subspace and the complement's solve depend on
-    the statistics only, not on each other: with ``n_threads = 2`` their
-    pieces run on two threads, and the second thread reads the next
-    mini-batch's rows (``next_rows``) into the cache while the first
-    computes the statistics. Returns DONE,
-    OVERFLOW (the state unchanged) or PYTHON_STEP (the state unchanged; the
-    Python step must take it).
+    Returns DONE, OVERFLOW (the state unchanged) or PYTHON_STEP (the state
+    unchanged; the Python step must take it).
     """
-    cdef Py_ssize_t n = P.n, k = P.k, i, j, part, task, half, n_roots
-    cdef Py_ssize_t n_early, n_late
-    cdef int eigen
+    cdef Py_ssize_t n = P.n, k = P.k, i
+    cdef int eigen, status
     cdef double c2 = st.c2, lam = st.lam, a, total, root_sum, rank, top
     cdef long long flops, n_updates = counters[0]
-    cdef bint fresh, failed
+    cdef bint fresh
     cdef Secular sec
     cdef int i_one = 1, kk = <int>k
-    cdef int status[2]
     cdef double d_one = 1.0, d_zero = 0.0
     cdef char trans_t = b"T", trans_n = b"N"
     cdef Workspace ws = _workspace(w, iw, n, k)
@@ -442,72 +418,33 @@ cdef int _step(
     ws.S_new = buf.S_spare
     ws.V_new = buf.V_spare
 
-    # 1. Statistics and the start of the eigen-update, while the other
-    # thread reads the next mini-batch's rows into the cache.
+    # 1. Statistics and the start of the eigen-update.
     fresh = counters[2] == 0 or n_updates % EIGH_REFRESH_STEPS == 0
-    # Three quarters of the rows here, the rest among the tasks below.
-    n_early = n_next - n_next // 4
-    for part in prange(2, num_threads=n_threads, schedule="static"):
-        if part == 0:
-            status[0] = _statistics(
-                P, st, &ws, &sec, g, x, buf.S, s, mu, buf.V, fresh
-            )
-        else:
-            _touch(next_rows, n_early, row_bytes, &status[1])
-    if status[0] == 1 or status[0] == 2:
-        return status[0]
-    eigen = status[0] - 3
+    status = _statistics(P, st, &ws, &sec, g, x, buf.S, s, mu, buf.V, fresh)
+    if status == 1 or status == 2:
+        return status
+    eigen = status - 3
     flops = 8 * n * k + 2 * k * k + 5 * n + 3 * n
 
-    # 2. The eigenpairs of S_new and the complement's solve. They depend on
-    # the statistics only, so their pieces are shared out among the
-    # threads: first the factorization of the complement's system and the
-    # roots of the secular equation, as the threads come free; then the
-    # update vector beside the complement's solve; then the rotation of the
-    # eigenvectors in halves.
-    n_roots = sec.n_kept if eigen == 0 else 0
-    n_late = n_next - n_early
-    for task in prange(1 + n_late + n_roots, num_threads=n_threads,
-                       schedule="dynamic"):
-        # The longest task first, so that the threads finish together.
-        if task == 0:
-            status[0] = _complement_factor(P, st, &ws, x)
-        elif task <= n_late:
-            _touch(next_rows + n_early + task - 1, 1, row_bytes, &status[1])
-        else:
-            secular_root(&sec, task - 1 - n_late)
-    if status[0] != 0:
+    # 2. The complement's solve and the eigenpairs of S_new.
+    if _complement_factor(P, st, &ws, x) or _complement_finish(P, &ws):
         return 2
     if fresh:
         flops += 9 * k * k * k
     else:
         flops += 12 * k * k + 2 * k * k * k
-    failed = False
-    for i in range(n_roots):
-        failed = failed or sec.infos[i] != 0
-    if failed:
-        # As the Python step: a fresh decomposition instead.
-        if _eigh_fresh(k, ws.S_new, ws.mu_new, ws.V_new, ws.scratch, <int*>ws.index):
-            return 2
-        flops += 9 * k * k * k - (12 * k * k + 2 * k * k * k)
-        n_roots = 0
-    for part in prange(2, num_threads=n_threads, schedule="static"):
-        if part == 0:
-            if n_roots:
-                secular_weights(&sec, 0, n_roots)
+    if eigen == 0:
+        if sec.n_kept == 0 or secular_roots(&sec) == 0:
+            secular_weights(&sec)
+            secular_rotate(&sec, ws.mu_new, ws.V_new)
+            secular_finish(&sec, ws.mu_new, ws.V_new)
         else:
-            status[0] = _complement_finish(P, &ws)
-    if status[0] != 0:
-        return 2
-    if n_roots:
-        half = n_roots // 2
-        for part in prange(2, num_threads=n_threads, schedule="static"):
-            if part == 0:
-                secular_rotate(&sec, ws.mu_new, ws.V_new, 0, half)
-            else:
-                secular_rotate(&sec, ws.mu_new, ws.V_new, half, n_roots)
-    if eigen == 0 and not failed:
-        secular_finish(&sec, ws.mu_new, ws.V_new)
+            # As the Python step: a fresh decomposition instead.
+            if _eigh_fresh(
+                k, ws.S_new, ws.mu_new, ws.V_new, ws.scratch, <int*>ws.index
+            ):
+                return 2
+            flops += 9 * k * k * k - (12 * k * k + 2 * k * k * k)
 
     # 3. Subspace part, eq. (13), in the eigenbasis. Eigenvalues at
     # rounding level are zeros (see the Python step).
@@ -575,6 +512,39 @@ cdef int _step(
     counters[1] += flops
     counters[2] = 1
     return 0
+
+
+cdef int _diagonal_step(
+    Py_ssize_t n, Step* st, double* x, double* s, long long* counters,
+    const double* g, double* w,
+) noexcept nogil:
+    """One l2 step of diagonal AdaGrad (``k = 0``), committed if finite.
+
+    The complement part of the step with the whole space as complement:
+    :math:`s \\leftarrow s + g^2`, :math:`d = \\tau (\\sqrt{s} + \\delta)`
+    and :math:`x \\leftarrow (d x - \\eta g) / (d + \\lambda)`, elementwise,
+    in the Python step's order of operations. Returns DONE or OVERFLOW (the
+    state unchanged).
+    """
+    cdef Py_ssize_t i
+    cdef double d
+    cdef double* s_new = w
+    cdef double* x_new = w + n
+    for i in range(n):
+        s_new[i] = s[i] + g[i] * g[i]
+    if not _all_finite(s_new, n):
+        return 1
+    for i in range(n):
+        d = (sqrt(s_new[i]) + st.delta) * st.tau
+        x_new[i] = (x[i] * d - st.eta * g[i]) * (1.0 / (d + st.lam))
+    if not _all_finite(x_new, n):
+        return 1
+    memcpy(s, s_new, n * sizeof(double))
+    memcpy(x, x_new, n * sizeof(double))
+    counters[0] += 1
+    counters[1] += 11 * n
+    return 0
+
 
 cdef inline double _row_dot(
     const floating* row, const double* w, Py_ssize_t m
@@ -681,7 +651,6 @@ def dense_epoch(
     long long[::1] counters,
     double[::1] work,
     Py_ssize_t[::1] iwork,
-    int n_threads,
 ):
     """Run the mini-batches from ``first_batch`` on; see the module docstring.
 
@@ -692,8 +661,7 @@ def dense_epoch(
     and ``counters`` (steps, flops, whether ``eigvals``/``eigvecs`` hold the
     decomposition of ``subspace_gram``) are updated in place. With
     ``resume``, the step of ``first_batch`` was taken by the Python step:
-    only its intercept update and checks remain. ``n_threads`` (1 or 2)
-    threads share a step; the results do not depend on it.
+    only its intercept update and checks remain.
 
     Returns ``(status, batch)``: DONE, OVERFLOW at mini-batch ``batch``, or
     PYTHON_STEP with the gradient of mini-batch ``batch`` in ``work[:n]``.
@@ -706,23 +674,21 @@ def dense_epoch(
     cdef double* g = &work[0]
     cdef double* coeff = g + n
     cdef int status = 0, n_int = <int>n, one = 1
-    cdef bint active
-    cdef Py_ssize_t n_next, row_bytes = n_features * sizeof(floating)
-    cdef const char** next_rows = <const char**>&iwork[3 + 5 * k]
     cdef Projection P
     cdef Buffers buf
     cdef double* step_work = coeff + batch_size
-    buf.S = &subspace_gram[0, 0]
-    buf.V = &eigvecs[0, 0]
-    # The spares are the step workspace's S_new and V_new.
-    buf.S_spare = step_work + 10 * n + 10 * k
-    buf.V_spare = buf.S_spare + k * k
     cdef Step st
     P.n = n
     P.k = k
-    P.rows = &rows[0]
-    P.signs = &signs[0]
     P.factor = scale / sqrt(<double>n)
+    P.signs = &signs[0]
+    if k > 0:
+        buf.S = &subspace_gram[0, 0]
+        buf.V = &eigvecs[0, 0]
+        # The spares are the step workspace's S_new and V_new.
+        buf.S_spare = step_work + 10 * n + 10 * k
+        buf.V_spare = buf.S_spare + k * k
+        P.rows = &rows[0]
     st.eta = eta
     st.lam = lam
     st.tau = tau
@@ -740,7 +706,6 @@ def dense_epoch(
                 gi = 0.0
                 memset(g, 0, n * sizeof(double))
                 batch_loss = 0.0
-                active = False
                 if need_loss:
                     wnorm = ddot(&n_int, &coef[0], &one, &coef[0], &one)
                 for i in range(start, stop):
@@ -750,7 +715,6 @@ def dense_epoch(
                     ci = signed_weights[i] * _derivative(loss, zi) * inv
                     coeff[i - start] = ci
                     gi += ci
-                    active = active or ci != 0.0
                     if need_loss:
                         batch_loss += weights[i] * _value(loss, zi)
                 for i in range(start, stop):
@@ -763,19 +727,16 @@ def dense_epoch(
                 if not _all_finite(g, n_features):
                     status = 1
                     break
-                # The rows of the next mini-batch, read ahead by the step.
-                n_next = min(stop + batch_size, n_samples) - stop
-                for i in range(n_next):
-                    r = order[stop + i] if has_order else stop + i
-                    next_rows[i] = <const char*>&X[r, 0]
-                status = _step(
-                    &P, &st, &coef[0], &buf, &complement_sq[0], &eigvals[0],
-                    &counters[0], g, step_work, &iwork[0],
-                    # A zero gradient (every margin past the loss's kink)
-                    # leaves S alone: nothing to share out.
-                    n_threads if active else 1, next_rows,
-                    n_next, row_bytes,
-                )
+                if k == 0:
+                    status = _diagonal_step(
+                        n, &st, &coef[0], &complement_sq[0], &counters[0], g,
+                        step_work,
+                    )
+                else:
+                    status = _step(
+                        &P, &st, &coef[0], &buf, &complement_sq[0], &eigvals[0],
+                        &counters[0], g, step_work, &iwork[0],
+                    )
                 if status != 0:
                     break
             resume = False
@@ -795,5 +756,6 @@ def dense_epoch(
                 break
             batch += 1
             start = stop
-        _sync(&buf, &subspace_gram[0, 0], &eigvecs[0, 0], k)
+        if k > 0:
+            _sync(&buf, &subspace_gram[0, 0], &eigvecs[0, 0], k)
     return status, batch

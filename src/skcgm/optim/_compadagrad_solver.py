@@ -19,10 +19,8 @@ from joblib import Parallel, delayed
 from sklearn.utils import check_random_state
 
 from ..oracles import SRHT
-from ..utils._blocks import in_block_thread
 from ..utils._math import _next_power_of_two
 from ..utils._random import MAX_SEED
-from ..utils._sklearn_compat import _openmp_effective_n_threads
 from ..utils._validation import largest_magnitude
 from ._compadagrad import init_compadagrad_state
 from ._compadagrad_epochs import _fit_problem, _single_threaded_blas
@@ -271,13 +269,6 @@ class CompAdaGradSolver:
         positives = classes[1:] if classes.shape[0] == 2 else classes
         rows = _rows(X)
         options = self._options(X, x_max)
-        # One problem: the two independent halves of a step on two OpenMP
-        # threads. Several: one thread per problem, the problems in parallel.
-        options["n_threads"] = (
-            min(2, _openmp_effective_n_threads())
-            if len(positives) == 1 and not in_block_thread()
-            else 1
-        )
         if validation is not None:
             X_val, y_val, weights_val = validation
             val_rows = _rows(X_val)
@@ -303,7 +294,11 @@ class CompAdaGradSolver:
             if len(positives) == 1:
                 results = [job[0](*job[1], **job[2]) for job in jobs]
             else:
-                results = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)(jobs)
+                # Threads, as SGDClassifier's one-vs-rest: the compiled epoch
+                # runs without the GIL and the rows need no copy.
+                results = Parallel(
+                    n_jobs=self.n_jobs, verbose=self.verbose, prefer="threads"
+                )(jobs)
 
         solution.states = [result[0] for result in results]
         solution.intercept = np.array([result[1] for result in results])

@@ -17,17 +17,14 @@ cdef struct Secular:
     double* work
     Py_ssize_t* kept
     Py_ssize_t* order
-    Py_ssize_t* infos
 
 cdef int secular_prepare(
     Secular* sec, Py_ssize_t k, double* d, double* V, const double* update,
     double* scratch, Py_ssize_t* index,
 ) noexcept nogil
-cdef int secular_root(Secular* sec, Py_ssize_t j) noexcept nogil
-cdef void secular_weights(Secular* sec, Py_ssize_t i0, Py_ssize_t i1) noexcept nogil
-cdef void secular_rotate(
-    Secular* sec, double* d, double* V, Py_ssize_t j0, Py_ssize_t j1,
-) noexcept nogil
+cdef int secular_roots(Secular* sec) noexcept nogil
+cdef void secular_weights(Secular* sec) noexcept nogil
+cdef void secular_rotate(Secular* sec, double* d, double* V) noexcept nogil
 cdef void secular_finish(Secular* sec, double* d, double* V) noexcept nogil
 cdef int rank_one_update_inplace(
     Py_ssize_t k, double* d, double* V, const double* update,

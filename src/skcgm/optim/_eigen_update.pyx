@@ -9,17 +9,16 @@ quarter of a step; the eigenpairs of :math:`V \\operatorname{diag}(\\mu)
 V^\\top + p p^\\top` follow from those of :math:`S_{t-1}` through the secular
 equation (Bunch, Nielsen and Sorensen 1978) in :math:`O(k^2)` plus one
 ``k x k`` product. The deflation rules are those of LAPACK's ``dlaed2``; the
-roots come from LAPACK's ``dlaed4`` and the orthogonal eigenvectors from Gu
-and Eisenstat's recomputed update vector, as LAPACK's ``dlaed9`` (the merge
-step of ``dstedc``) computes them.
+roots follow LAPACK's ``dlaed4`` (its iteration with the sums over the poles
+on vector registers, ``dlaed4`` itself where that iteration does not
+converge) and the orthogonal eigenvectors come from Gu and Eisenstat's
+recomputed update vector, as LAPACK's ``dlaed9`` (the merge step of
+``dstedc``) computes them.
 
-The update is cut into stages (:c:type:`Secular`): the deflation, one root
-at a time, the update vector by rows, the eigenvectors and their rotation
-into the old basis by columns. Within a stage the pieces are independent,
-so the compiled CompAdaGrad step runs them on OpenMP threads; every piece
-does the same arithmetic whichever thread runs it, and the rotation is
-always cut in the same two halves, so the result does not depend on the
-number of threads.
+The update runs in stages (:c:type:`Secular`): the deflation, the roots, the
+update vector, the eigenvectors and their rotation into the old basis. The
+compiled CompAdaGrad step calls them one after the other, between its own
+stages.
 """
 
 # Authors: The skcgm developers
@@ -29,13 +28,19 @@ import numpy as np
 
 from libc.math cimport copysign, fabs, sqrt
 from libc.string cimport memcpy
-from scipy.linalg.cython_blas cimport dgemm, dgemv, dnrm2
+from scipy.linalg.cython_blas cimport ddot, dgemm, dgemv, dnrm2
 from scipy.linalg.cython_lapack cimport dlaed4
+
+cdef double FLOAT64_MAX = 1.7976931348623157e308
+
+# Iterations of an inner root before dlaed4 is asked instead (dlaed4 allows
+# 30; its two-pole steps converge in 2 to 4).
+cdef Py_ssize_t MAX_ITERATIONS = 12
 
 # Doubles and indices of the scratch space of a Secular problem.
 SCRATCH_DOUBLES_PER_SQUARE = 4
 SCRATCH_DOUBLES_PER_ROW = 5
-SCRATCH_INDICES_PER_ROW = 3
+SCRATCH_INDICES_PER_ROW = 2
 
 
 cdef int secular_prepare(
@@ -44,7 +49,7 @@ cdef int secular_prepare(
 ) noexcept nogil:
     """Deflate ``V diag(d) V^T + u u^T`` and set up its secular equation.
 
-    ``scratch`` holds ``5 k + 4 k^2`` doubles and ``index`` ``3 k``
+    ``scratch`` holds ``5 k + 4 k^2`` doubles and ``index`` ``2 k``
     indices. Deflated pairs are rotated in ``d`` and ``V`` (Fortran-ordered
     ``k x k``). Returns 1 when there is nothing to solve (``u`` orthogonal
     to every eigenvector), else 0.
@@ -66,7 +71,6 @@ cdef int secular_prepare(
     sec.work = sec.kept_cols + k * k
     sec.kept = index
     sec.order = index + k
-    sec.infos = index + 2 * k
     sec.n_kept = 0
     sec.n_deflated = 0
 
@@ -138,77 +142,323 @@ cdef int secular_prepare(
     return 0
 
 
-cdef int secular_root(Secular* sec, Py_ssize_t j) noexcept nogil:
-    """Root ``j`` of the secular equation (dlaed4): ``roots[j]`` and the
-    differences ``poles - roots[j]`` in column ``j`` of ``Q``. Returns
-    LAPACK's info."""
-    cdef int kk = <int>sec.n_kept, jj = <int>j + 1, info = 0
-    dlaed4(&kk, &jj, sec.poles, sec.w, sec.Q + j * sec.n_kept, &sec.rho,
-           sec.roots + j, &info)
-    sec.infos[j] = info
-    return info
+cdef struct Sums:
+    # The secular function without its origin's term, split at the origin.
+    double psi
+    double dpsi
+    double phi
+    double dphi
+    double erretm
 
 
-cdef void secular_weights(Secular* sec, Py_ssize_t i0, Py_ssize_t i1) noexcept nogil:
-    """Gu and Eisenstat's update vector, rows ``i0:i1`` (all roots known).
+cdef extern from *:
+    """
+    /* The terms of the secular function over poles start..stop-1: their sum,
+       the sum of their derivatives and that of the terms weighted by their
+       distance to the origin (dlaed4 adds the partial sums of psi and phi
+       into its error bound; their total is this weighted sum). Every term
+       has the sign of its side, so the order of summation changes the sums
+       by rounding only: four lanes of a vector register each sum every
+       fourth term. GCC on x86-64 Linux builds an AVX2 and FMA copy beside
+       the baseline one and picks it at load time where the processor has
+       them (the divisions, four at a time, are most of a root's cost). */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \\
+        && defined(__GLIBC__)
+    #define SKCGM_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+    #else
+    #define SKCGM_CLONES
+    #endif
+    #if defined(__GNUC__) || defined(__clang__)
+    typedef double skcgm_v4d __attribute__((vector_size(32)));
+    static SKCGM_CLONES void skcgm_side(
+        const double* w, const double* shifted, double tau, Py_ssize_t start,
+        Py_ssize_t stop, Py_ssize_t origin, double* value, double* slope,
+        double* bound)
+    {
+        Py_ssize_t i, end = stop - (stop - start) % 4;
+        skcgm_v4d P = {0, 0, 0, 0}, D = {0, 0, 0, 0}, E = {0, 0, 0, 0};
+        skcgm_v4d wv, sv, t, four = {4, 4, 4, 4};
+        skcgm_v4d dist = {0, 1, 2, 3};
+        double p, d, e, t0;
+        dist += (double)(start - origin);
+        for (i = start; i < end; i += 4) {
+            memcpy(&wv, w + i, sizeof(wv));
+            memcpy(&sv, shifted + i, sizeof(sv));
+            t = wv / (sv - tau);
+            P += wv * t;
+            D += t * t;
+            E += dist * (wv * t);
+            dist += four;
+        }
+        p = (P[0] + P[1]) + (P[2] + P[3]);
+        d = (D[0] + D[1]) + (D[2] + D[3]);
+        e = (E[0] + E[1]) + (E[2] + E[3]);
+        for (i = end; i < stop; i++) {
+            t0 = w[i] / (shifted[i] - tau);
+            p += w[i] * t0;
+            d += t0 * t0;
+            e += (double)(i - origin) * (w[i] * t0);
+        }
+        *value = p;
+        *slope = d;
+        *bound = fabs(e);
+    }
+    #else
+    static void skcgm_side(
+        const double* w, const double* shifted, double tau, Py_ssize_t start,
+        Py_ssize_t stop, Py_ssize_t origin, double* value, double* slope,
+        double* bound)
+    {
+        Py_ssize_t i;
+        double p = 0, d = 0, e = 0, t0;
+        for (i = start; i < stop; i++) {
+            t0 = w[i] / (shifted[i] - tau);
+            p += w[i] * t0;
+            d += t0 * t0;
+            e += (double)(i - origin) * (w[i] * t0);
+        }
+        *value = p;
+        *slope = d;
+        *bound = fabs(e);
+    }
+    #endif
+    """
+    void _side "skcgm_side"(
+        const double* w, const double* shifted, double tau, Py_ssize_t start,
+        Py_ssize_t stop, Py_ssize_t origin, double* value, double* slope,
+        double* bound,
+    ) noexcept nogil
+
+
+cdef inline void _sums(
+    const double* w, const double* shifted, double tau, Py_ssize_t origin,
+    Py_ssize_t kk, Sums* out,
+) noexcept nogil:
+    """psi and its derivative over the poles below the origin, phi and its
+    derivative over those above, and dlaed4's error bound of their sum."""
+    cdef double below, above
+    _side(w, shifted, tau, 0, origin, origin, &out.psi, &out.dpsi, &below)
+    _side(w, shifted, tau, origin + 1, kk, origin, &out.phi, &out.dphi, &above)
+    out.erretm = below + above
+
+
+cdef int _inner_root(Secular* sec, Py_ssize_t j, double* shifted) noexcept nogil:
+    """Root ``j < n_kept - 1`` by dlaed4's iteration on two poles.
+
+    dlaed4's initial guess, origin, convergence test and safeguards, and its
+    two-pole steps (the middle way, switching to fixed weights as it does);
+    where dlaed4 would interpolate three poles (its dlaed6 branch), the
+    two-pole step is taken too. ``shifted`` receives ``poles - origin``.
+    Returns 0 with ``roots[j]`` and column ``j`` of ``Q`` set, or 1 if the
+    iteration did not converge in MAX_ITERATIONS (the caller then asks
+    dlaed4).
+    """
+    cdef Py_ssize_t kk = sec.n_kept, i, ii, it
+    cdef const double* d = sec.poles
+    cdef const double* w = sec.w
+    cdef double rhoinv = 1.0 / sec.rho, eps = 2.220446049250313e-16
+    cdef double delta_, midpt, c, value, a, b, tau, lower, upper, origin_pole
+    cdef double temp, dw, eta, prew, di, dip1, wi2, wip12, psi, dpsi, dphi
+    cdef bint orgati, swtch
+    cdef Sums sums
+    cdef double* out = sec.Q + j * kk
+
+    delta_ = d[j + 1] - d[j]
+    midpt = delta_ / 2.0
+    for i in range(kk):
+        shifted[i] = d[i] - d[j]
+    # The function at the midpoint, to choose the origin (the closer pole).
+    _sums(w, shifted, midpt, j, kk, &sums)
+    wi2 = w[j] * w[j]
+    wip12 = w[j + 1] * w[j + 1]
+    temp = w[j + 1] / (shifted[j + 1] - midpt)
+    c = rhoinv + sums.psi + (sums.phi - w[j + 1] * temp)
+    value = c + wi2 / (shifted[j] - midpt) + w[j + 1] * temp
+    orgati = value > 0.0
+    if orgati:
+        a = c * delta_ + wi2 + wip12
+        b = wi2 * delta_
+        if a > 0.0:
+            tau = 2.0 * b / (a + sqrt(fabs(a * a - 4.0 * b * c)))
+        else:
+            tau = (a - sqrt(fabs(a * a - 4.0 * b * c))) / (2.0 * c)
+        lower = 0.0
+        upper = midpt
+        ii = j
+    else:
+        a = c * delta_ - wi2 - wip12
+        b = wip12 * delta_
+        if a < 0.0:
+            tau = 2.0 * b / (a - sqrt(fabs(a * a + 4.0 * b * c)))
+        else:
+            tau = -(a + sqrt(fabs(a * a + 4.0 * b * c))) / (2.0 * c)
+        lower = -midpt
+        upper = 0.0
+        ii = j + 1
+        for i in range(kk):
+            shifted[i] = d[i] - d[j + 1]
+    origin_pole = d[ii]
+
+    swtch = False
+    prew = 0.0
+    for it in range(MAX_ITERATIONS):
+        _sums(w, shifted, tau, ii, kk, &sums)
+        temp = w[ii] / (shifted[ii] - tau)
+        dw = sums.dpsi + sums.dphi + temp * temp
+        temp = w[ii] * temp
+        value = rhoinv + sums.phi + sums.psi + temp
+        if it > 0 and value * prew > 0.0 and fabs(value) > fabs(prew) / 10.0:
+            swtch = not swtch
+        if (
+            fabs(value) <= eps * (
+                8.0 * (sums.phi - sums.psi) + sums.erretm + 2.0 * rhoinv
+                + 3.0 * fabs(temp) + fabs(tau) * dw
+            )
+        ):
+            sec.roots[j] = origin_pole + tau
+            for i in range(kk):
+                out[i] = shifted[i] - tau
+            return 0
+        if value <= 0.0:
+            lower = max(lower, tau)
+        else:
+            upper = min(upper, tau)
+        di = shifted[j] - tau
+        dip1 = shifted[j + 1] - tau
+        temp = w[ii] / (shifted[ii] - tau)
+        dpsi = sums.dpsi + temp * temp if orgati else sums.dpsi
+        dphi = sums.dphi if orgati else sums.dphi + temp * temp
+        if not swtch:
+            # The middle way: the far pole's term kept as it is.
+            if orgati:
+                temp = w[j] / di
+                c = value - dip1 * dw - (d[j] - d[j + 1]) * temp * temp
+            else:
+                temp = w[j + 1] / dip1
+                c = value - di * dw - (d[j + 1] - d[j]) * temp * temp
+        else:
+            # Fixed weights: each side's derivative on its own pole.
+            c = value - di * dpsi - dip1 * dphi
+        a = (di + dip1) * value - di * dip1 * dw
+        b = di * dip1 * value
+        if c == 0.0:
+            if a == 0.0:
+                if swtch:
+                    a = di * di * dpsi + dip1 * dip1 * dphi
+                elif orgati:
+                    a = wi2 + dip1 * dip1 * (sums.dpsi + sums.dphi)
+                else:
+                    a = wip12 + di * di * (sums.dpsi + sums.dphi)
+            eta = b / a
+        elif a <= 0.0:
+            eta = (a - sqrt(fabs(a * a - 4.0 * b * c))) / (2.0 * c)
+        else:
+            eta = 2.0 * b / (a + sqrt(fabs(a * a - 4.0 * b * c)))
+        # eta must have the sign opposite to the function's: a Newton step
+        # where rounding says otherwise, bisection outside the bracket.
+        if value * eta >= 0.0:
+            eta = -value / dw
+        temp = tau + eta
+        if temp > upper or temp < lower:
+            if value < 0.0:
+                eta = (upper - tau) / 2.0
+            else:
+                eta = (lower - tau) / 2.0
+        prew = value
+        tau = tau + eta
+    return 1
+
+
+cdef int secular_roots(Secular* sec) noexcept nogil:
+    """Every root of the secular equation: ``roots`` and the differences
+    ``poles - roots[j]`` in column ``j`` of ``Q``.
+
+    The inner roots by :func:`_inner_root`, whose sums run on vector
+    registers (LAPACK's dlaed4 runs the same iteration one term at a time,
+    three times slower at k = 64); the last root, the problems of at most
+    two poles and any inner root that did not converge by dlaed4. Returns
+    0, or the first nonzero info of dlaed4 (the caller then decomposes
+    afresh).
+    """
+    cdef Py_ssize_t kk = sec.n_kept, j
+    cdef int n = <int>kk, jj, info
+    for j in range(kk):
+        # sec.work is free until the update vector is recomputed.
+        if kk > 2 and j < kk - 1 and _inner_root(sec, j, sec.work) == 0:
+            continue
+        jj = <int>j + 1
+        info = 0
+        dlaed4(&n, &jj, sec.poles, sec.w, sec.Q + j * kk, &sec.rho,
+               sec.roots + j, &info)
+        if info != 0:
+            return info
+    return 0
+
+
+cdef void secular_weights(Secular* sec) noexcept nogil:
+    """Gu and Eisenstat's update vector (all roots known).
 
     As dlaed9: the entry i is the product over the roots of the differences,
     in the order of the roots, which makes the eigenvectors orthogonal to
     working precision.
     """
     cdef Py_ssize_t kk = sec.n_kept, i, j
-    cdef double* w = sec.work  # rows i0:i1 of the new vector, in place
+    cdef double* w = sec.work  # the new vector, in place
     if kk <= 2:
         return
-    for i in range(i0, i1):
+    for i in range(kk):
         w[i] = sec.Q[i + i * kk]
     # The roots outermost, the rows innermost, as dlaed9 loops: the product
     # of each row then runs in the order of the roots, and the inner loop
     # has no dependency between iterations.
     for j in range(kk):
-        for i in range(i0, min(j, i1)):
+        for i in range(j):
             w[i] = w[i] * (sec.Q[i + j * kk] / (sec.poles[i] - sec.poles[j]))
-        for i in range(max(j + 1, i0), i1):
+        for i in range(j + 1, kk):
             w[i] = w[i] * (sec.Q[i + j * kk] / (sec.poles[i] - sec.poles[j]))
-    for i in range(i0, i1):
+    for i in range(kk):
         sec.w[i] = copysign(sqrt(-w[i]), sec.signs[i])
 
 
-cdef void secular_rotate(
-    Secular* sec, double* d, double* V, Py_ssize_t j0, Py_ssize_t j1,
-) noexcept nogil:
-    """Eigenvectors ``j0:j1`` of the secular problem, rotated into ``V``.
+cdef void secular_rotate(Secular* sec, double* d, double* V) noexcept nogil:
+    """The eigenvectors of the secular problem, rotated into ``V``.
 
     The new eigenvector j of the kept part is ``V[:, kept] s_j`` with
     ``s_j`` the normalized ``w / (poles - root_j)`` (dlaed9's formula); the
     eigenvalue is the root.
     """
     cdef Py_ssize_t kk = sec.n_kept, k = sec.k, i, j
-    cdef double temp, alpha = 1.0, beta = 0.0
-    cdef int kv = <int>k, kki = <int>kk, width = <int>(j1 - j0), one = 1
+    cdef double norm, alpha = 1.0, beta = 0.0
+    cdef int kv = <int>k, kki = <int>kk, one = 1
     cdef char transa = b"N"
-    if width <= 0:
+    cdef double* column
+    if kk == 0:
         return
-    for j in range(j0, j1):
+    for j in range(kk):
+        column = sec.Q + j * kk
         if kk <= 2:
             # dlaed4 returns the eigenvectors of a 1 x 1 or 2 x 2 problem.
-            memcpy(sec.vecs + j * kk, sec.Q + j * kk, kk * sizeof(double))
+            memcpy(sec.vecs + j * kk, column, kk * sizeof(double))
             continue
         for i in range(kk):
-            sec.Q[i + j * kk] = sec.w[i] / sec.Q[i + j * kk]
-        temp = dnrm2(&kki, sec.Q + j * kk, &one)
+            column[i] = sec.w[i] / column[i]
+        # The plain norm; dnrm2's scaling (three times slower) only where
+        # the squares leave the range of doubles.
+        norm = sqrt(ddot(&kki, column, &one, column, &one))
+        if not (norm > 0.0 and norm <= FLOAT64_MAX):
+            norm = dnrm2(&kki, column, &one)
         for i in range(kk):
-            sec.vecs[i + j * kk] = sec.Q[i + j * kk] / temp
+            sec.vecs[i + j * kk] = column[i] / norm
     if sec.n_deflated == 0:
         # Every column kept, in order: the product goes straight into V.
-        dgemm(&transa, &transa, &kv, &width, &kki, &alpha, sec.kept_cols, &kv,
-              sec.vecs + j0 * kk, &kki, &beta, V + j0 * k, &kv)
-        for j in range(j0, j1):
+        dgemm(&transa, &transa, &kv, &kki, &kki, &alpha, sec.kept_cols, &kv,
+              sec.vecs, &kki, &beta, V, &kv)
+        for j in range(kk):
             d[j] = sec.roots[j]
         return
-    dgemm(&transa, &transa, &kv, &width, &kki, &alpha, sec.kept_cols, &kv,
-          sec.vecs + j0 * kk, &kki, &beta, sec.work + j0 * k, &kv)
-    for j in range(j0, j1):
+    dgemm(&transa, &transa, &kv, &kki, &kki, &alpha, sec.kept_cols, &kv,
+          sec.vecs, &kki, &beta, sec.work, &kv)
+    for j in range(kk):
         d[sec.kept[j]] = sec.roots[j]
         memcpy(V + sec.kept[j] * k, sec.work + j * k, k * sizeof(double))
 
@@ -242,24 +492,20 @@ cdef int rank_one_update_inplace(
 
     ``d`` (ascending) and the orthonormal columns of the Fortran-ordered
     ``k x k`` array ``V`` are replaced by the updated eigenpairs, the stages
-    run in order on the calling thread. ``scratch`` holds ``5 k + 4 k^2``
-    doubles and ``index`` ``3 k`` indices. Returns 0, or LAPACK's nonzero
+    run in order. ``scratch`` holds ``5 k + 4 k^2`` doubles and ``index``
+    ``2 k`` indices. Returns 0, or LAPACK's nonzero
     ``info`` when the root finder did not converge: ``d`` and ``V`` are then
     left partly updated and the caller must decompose the matrix afresh.
     """
     cdef Secular sec
-    cdef Py_ssize_t j, half
     cdef int info
     if secular_prepare(&sec, k, d, V, update, scratch, index):
         return 0
-    for j in range(sec.n_kept):
-        info = secular_root(&sec, j)
-        if info != 0:
-            return info
-    secular_weights(&sec, 0, sec.n_kept)
-    half = sec.n_kept // 2
-    secular_rotate(&sec, d, V, 0, half)
-    secular_rotate(&sec, d, V, half, sec.n_kept)
+    info = secular_roots(&sec)
+    if info != 0:
+        return info
+    secular_weights(&sec)
+    secular_rotate(&sec, d, V)
     secular_finish(&sec, d, V)
     return 0
 
