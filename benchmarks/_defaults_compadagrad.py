@@ -22,7 +22,16 @@ Families of data:
   sets, standardized (strongly correlated dense features), and the digits
   with their pixels in [0, 1] (``digits, pixels / 16``);
 - ``digits prototypes``: :func:`~skcgm.datasets.digits_prototype_features`,
-  the paper's MNIST construction on the bundled digits (4 vs 9).
+  the paper's MNIST construction on the bundled digits (4 vs 9);
+- ``spread k{10,30,100} d={100,200,500} std``:
+  :func:`~skcgm.datasets.make_correlated_classification` with as many latent
+  directions as features, so that the spectrum is full and spreads over 2,
+  3 and 4 decades of variance, standardized (issue 37);
+- ``compare: correlated``, ``breast cancer`` and ``digits`` (claim
+  ``compare``): the three data sets of ``python -m skcgm compare``'s
+  CompAdaGrad table (``make_correlated_classification(4000, 128)``, the
+  breast cancer and the digits, standardized), where the default must not
+  err more than diagonal AdaGrad (issue 37).
 
 Three protocols, all with ``loss='hinge'``, ``penalty='l2'``,
 ``alpha=1e-4`` (the estimator's defaults):
@@ -84,6 +93,10 @@ from skcgm.linear_model import CompAdaGradClassifier
 # n_components=0 (variant and n_components are then irrelevant).
 CANDIDATES = {
     "default": {},
+    # The paper's fixed subspace (the default before n_components='auto') and
+    # the full matrix, the two ends 'auto' chooses between.
+    "n_components=64": {"n_components": 64},
+    "full matrix": {"n_components": 1 << 20},
     "variant='paper'": {"variant": "paper"},
     "variant='theory'": {"variant": "theory"},
     # The panel's first choice, the rate eta sqrt(k); the default 'adaptive'
@@ -117,6 +130,13 @@ COMMON = {"loss": "hinge", "penalty": "l2", "alpha": 1e-4}
 # The families where the paper claims an advantage over diagonal AdaGrad.
 ADVANTAGE = "correlated"
 NEUTRAL = "none claimed"
+# python -m skcgm compare's data sets, where the default must not err more
+# than diagonal AdaGrad (issue 37).
+COMPARE = "compare"
+# Rows of the spread-spectrum families (half for training) and of compare's
+# correlated set.
+SPREAD_ROWS = 4000
+COMPARE_ROWS = 4000
 
 
 def _candidate(name):
@@ -166,14 +186,14 @@ def _families(quick):
         )
         return _split(X, y, seed)
 
-    def correlated(d, kappa):
+    def correlated(d, kappa, n_informative=8, noise=0.003, n=n):
         def load(seed):
             X, y = make_correlated_classification(
                 n,
                 d,
-                n_informative=8,
+                n_informative=n_informative,
                 condition_number=kappa,
-                noise=0.003,
+                noise=noise,
                 label_noise=0.1,
                 random_state=seed,
             )
@@ -223,8 +243,24 @@ def _families(quick):
                 ADVANTAGE,
                 standardized(correlated(d, kappa)),
             )
-    families["breast cancer"] = (ADVANTAGE, bundled(load_breast_cancer))
-    families["digits"] = (ADVANTAGE, bundled(load_digits))
+    for d in (100, 200, 500):
+        for kappa in (10, 30, 100):
+            # Every latent direction is a feature direction: a full-rank
+            # spectrum spread over 2 log10(kappa) decades of variance.
+            families[f"spread k{kappa} d={d} std"] = (
+                ADVANTAGE,
+                standardized(correlated(d, kappa, n_informative=d, n=SPREAD_ROWS)),
+            )
+    # python -m skcgm compare's three data sets, as it prepares them: this
+    # one, and "breast cancer" and "digits" below.
+    families["compare: correlated"] = (
+        COMPARE,
+        standardized(
+            correlated(128, 10.0, n_informative=8, noise=0.01, n=COMPARE_ROWS)
+        ),
+    )
+    families["breast cancer"] = (COMPARE, bundled(load_breast_cancer))
+    families["digits"] = (COMPARE, bundled(load_digits))
     families["digits, pixels / 16"] = (ADVANTAGE, pixels)
     families["digits prototypes"] = (ADVANTAGE, prototypes)
     return families

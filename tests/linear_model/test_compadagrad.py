@@ -651,9 +651,14 @@ def test_n_components_larger_than_padding_and_one_feature():
     assert model.n_components_ == 2
     model = CompAdaGradClassifier(n_components=3, random_state=0).fit(X, y)
     assert model.n_components_ == 4  # full matrix in the padded space
-    model = CompAdaGradClassifier(random_state=0).fit(X[:, :1], y)
+    model = CompAdaGradClassifier(n_components=64, random_state=0).fit(X[:, :1], y)
     assert model.n_components_ == 1
     assert model.coef_.shape == (1, 1)
+    # One feature has no correlations: 'auto' takes diagonal AdaGrad, which
+    # is the full matrix there.
+    auto = CompAdaGradClassifier(random_state=0).fit(X[:, :1], y)
+    assert auto.n_components_ == 0
+    assert_allclose(auto.coef_, model.coef_, rtol=1e-12)
 
 
 def test_pickle_round_trip_continues_partial_fit():
@@ -699,10 +704,12 @@ _OVERFLOW = (
 @pytest.mark.parametrize(
     "scale, params",
     [
-        (1e150, {}),
+        # A subspace: its statistics overflow first (diagonal AdaGrad's
+        # squared gradients stay finite at this scale).
+        (1e150, {"n_components": 64}),
         # Just inside the range of check_square_range (data beyond it is
         # refused first, naming X: see below).
-        (1e152, {}),
+        (1e152, {"n_components": 64}),
         (1e152, {"eta0": 1e300, "n_components": 0, "penalty": "l1"}),
         (1.0, {"eta0": 1e300, "n_components": 8, "loss": "squared_hinge"}),
     ],
@@ -723,7 +730,12 @@ def test_float32_coefficients_that_overflow_raise():
     X = rng.standard_normal((60, 6)) * (rng.rand(60, 6) < 0.5)
     y = rng.randint(0, 2, 60)
     model = CompAdaGradClassifier(
-        delta=1e-300, batch_size=1, alpha=0.0, max_iter=5, random_state=0
+        n_components=64,
+        delta=1e-300,
+        batch_size=1,
+        alpha=0.0,
+        max_iter=5,
+        random_state=0,
     )
     with pytest.raises(ValueError, match=_OVERFLOW):
         model.fit(X.astype(np.float32), y)
@@ -1042,7 +1054,7 @@ def test_blas_is_single_threaded_inside_the_solver(monkeypatch, n_jobs):
         assert paths == [path] * 3
 
     model = CompAdaGradClassifier(max_iter=1, tol=None).fit(X, y)
-    options = {**model._solver(1, None)._options(X), "caller_pid": -1}
+    options = {**model._solver(1, None, X)._options(X), "caller_pid": -1}
     seen.clear()
     paths.clear()
     module._fit_problem(

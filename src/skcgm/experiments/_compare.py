@@ -619,7 +619,7 @@ _linear = partial(
     metrics=(ACCURACY,),
     protocol="Linear classifiers: StandardScaler, then loss='hinge', penalty='l2', "
     "alpha=1e-4, one-vs-rest; CompAdaGradClassifier at its defaults "
-    "(variant='adaptive', n_components=64, batch_size=32), n_components=0 is "
+    "(variant='adaptive', n_components='auto', batch_size=32), n_components=0 is "
     "diagonal AdaGrad.",
     family="CompAdaGrad linear classifiers",
 )

@@ -13,6 +13,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import unique_labels
 from sklearn.utils.validation import check_is_fitted
 
+from ..optim._compadagrad_auto import auto_n_components
 from ..optim._compadagrad_solver import (
     CompAdaGradSolution,
     CompAdaGradSolver,
@@ -162,18 +163,31 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         only because it slows diagonal AdaGrad down more: both err more
         than at 0.1.
 
-    n_components : int, default=64
+    n_components : 'auto' or int, default='auto'
         Dimension :math:`k \\ge 0` of the SRHT subspace. 0 gives diagonal
         AdaGrad; ``n_components >= n_features`` full-matrix AdaGrad in the
-        padded space (then :math:`k = n`). The paper uses 25 to 512. A
-        random subspace holds about :math:`k/n` of every direction, so the
-        gain over diagonal AdaGrad grows with :math:`k / n`: on the panel's
-        correlated problems (d = 128, condition numbers 30 and 300)
-        ``n_components=32`` cuts diagonal AdaGrad's test error by 20% and
-        4.5%, 64 by 27% and 20%, 128 (the full matrix there) by 33% and
-        27%. A step costs
-        :math:`O(nk + n \\log n + k^3)`: the cubic part grows 8-fold from 64
-        to 128, hence 64.
+        padded space (then :math:`k = n`). 'auto' chooses between the two
+        from the training rows: the full matrix when the features are
+        correlated (the effective rank :math:`(\\operatorname{tr} C)^2 /
+        \\operatorname{tr} C^2` of their correlation matrix :math:`C` at most
+        half their number) over a spectrum spread over two and a half to four
+        decades, and the padded dimension is at most 256; diagonal AdaGrad
+        otherwise (uncorrelated features, where nothing is gained; a
+        narrower spectrum, where diagonal AdaGrad's scaling is nearly as
+        good; a tail of nearly empty directions, whose noise the full matrix
+        amplifies; sparse rows; more dimensions, where a full step,
+        :math:`O(n^3)`, costs too much); the choice is
+        :attr:`n_components_`. A random
+        subspace holds about :math:`k/n` of every direction, so its gain over
+        diagonal AdaGrad grows with :math:`k/n` and is largest for the full
+        matrix: on correlated features with spectra spread over three or four
+        decades, the full matrix cuts diagonal AdaGrad's test error by 40-50%
+        where a subspace of 64 of 256 dimensions cuts it by a few percent; on
+        uncorrelated features neither gains. See the user guide,
+        "The subspace chosen from the data". An integer is the
+        paper's fixed :math:`k` (it uses 25 to 512), whose step costs
+        :math:`O(nk + n \\log n + k^3)`. The defaults panel behind the rule:
+        ``BENCHMARKS.md``, "The CompAdaGrad subspace chosen from the data".
 
     tau : float, default=1.0
         Weight :math:`\\tau > 0` of the complement (diagonal) term.
@@ -324,9 +338,10 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         reproducible results; they do not depend on ``n_jobs``.
 
     n_jobs : int, default=None
-        Number of one-vs-rest problems fitted in parallel through joblib
-        (multiclass only). None means 1 unless in a
-        :func:`joblib.parallel_backend` context; -1 means all processors.
+        Number of one-vs-rest problems fitted in parallel through joblib, on
+        threads (multiclass only), as in SGDClassifier. None means 1 unless
+        in a :func:`joblib.parallel_backend` context; -1 means all
+        processors.
 
     verbose : int, default=0
         Print the training objective after every epoch.
@@ -353,7 +368,8 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         the one-vs-rest problems).
 
     n_components_ : int
-        The subspace dimension :math:`k` used.
+        The subspace dimension :math:`k` used (with ``'auto'``, the one it
+        chose: 0 or the padded dimension).
 
     projection_ : SRHT
         The fitted projection :math:`\\Pi`, drawn once and shared by the
@@ -409,16 +425,14 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
     saw no gain over diagonal AdaGrad on sparse text (RCV1). CompAdaGrad helps
     on dense, correlated features (the paper's MNIST experiment).
 
-    On dense input with the 'l2' penalty (or none) and :math:`0 < k <
-    n`, an epoch runs in one compiled loop: the products with :math:`\\Pi`
-    are Walsh-Hadamard transforms, :math:`O(n \\log n)`, and the pieces of a
-    step (the roots of the eigen-update's secular equation, the complement's
-    Cholesky factorization, the eigenvectors in halves) share out among two
-    OpenMP threads when one binary problem is fitted; the coefficients do
-    not depend on the number of threads. Other settings take the same steps
-    in NumPy. A step is a chain of small BLAS calls, which BLAS threads slow
-    down: the fit runs BLAS on one thread (through threadpoolctl) and
-    parallelizes the one-vs-rest problems instead (``n_jobs``).
+    On dense input with the 'l2' penalty (or none) and :math:`0 \\le k <
+    n`, an epoch runs in one compiled loop on one thread: the products with
+    :math:`\\Pi` are Walsh-Hadamard transforms, :math:`O(n \\log n)`. Other
+    settings take the same steps in NumPy. A step is a chain of small
+    products, too small to share among threads (on a busy machine a second
+    thread waits for a core longer than it computes), and BLAS runs on one
+    thread (through threadpoolctl): the one-vs-rest problems run in
+    parallel instead (``n_jobs``), as in SGDClassifier.
 
     The iterates and preconditioners are kept in float64 whatever the input
     dtype, so :meth:`partial_fit` continues from :attr:`state_`, not from
@@ -477,7 +491,10 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         "alpha": [Interval(Real, 0, None, closed="left")],
         "l1_ratio": [Interval(Real, 0, 1, closed="both"), None],
         "eta0": [Interval(Real, 0, None, closed="neither")],
-        "n_components": [Interval(Integral, 0, None, closed="left")],
+        "n_components": [
+            StrOptions({"auto"}),
+            Interval(Integral, 0, None, closed="left"),
+        ],
         "tau": [Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, None, closed="neither")],
         "variant": [StrOptions({"paper", "theory", "balanced", "adaptive"})],
@@ -504,7 +521,7 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         alpha=1e-4,
         l1_ratio=0.15,
         eta0=0.1,
-        n_components=64,
+        n_components="auto",
         tau=1.0,
         delta=1e-2,
         variant="adaptive",
@@ -545,8 +562,10 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _solver(self, max_iter, tol):
+    def _solver(self, max_iter, tol, X):
         params = {name: getattr(self, name) for name in _SOLVER_PARAMS}
+        if params["n_components"] == "auto":
+            params["n_components"] = auto_n_components(X)
         return CompAdaGradSolver(
             _LOSSES[self.loss], max_iter=max_iter, tol=tol, **params
         )
@@ -632,7 +651,7 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         warm = previous is not None and coef_init is None and intercept_init is None
         if warm:
             _check_warm_start(previous, X.shape[1], classes)
-        solver = self._solver(self.max_iter, self.tol)
+        solver = self._solver(self.max_iter, self.tol, X)
         if warm:
             solution = self._fitted_solution()
         else:
@@ -741,7 +760,7 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         n_problems = 1 if classes.shape[0] == 2 else classes.shape[0]
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         projection_seed, seeds = draw_seeds(self.random_state, n_problems)
-        solver = self._solver(1, None)
+        solver = self._solver(1, None, X)
         if first_call:
             solution = solver.init_solution(X.shape[1], n_problems, projection_seed)
         else:
