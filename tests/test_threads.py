@@ -133,6 +133,16 @@ def _teams_in_worker(kernel):
     return _teams(kernel), effective_n_threads()
 
 
+# pytest imports this module under --import-mode=importlib, a name a worker
+# process cannot import: its functions travel to the workers by value, through
+# the cloudpickle joblib's loky pickles with (vendored in older joblib).
+try:
+    import cloudpickle
+except ImportError:
+    from joblib.externals import cloudpickle
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
 @pytest.mark.parametrize("kernel", sorted(KERNELS))
 def test_joblib_workers_share_out_the_cores(kernel):
     # joblib's process workers get cores // n_jobs threads each, as

@@ -40,11 +40,11 @@ from joblib import cpu_count
 
 from ._openmp import openmp_max_threads, record_threads, report_threads
 
-# The work of a region, in multiply-adds (or values read), below which a
-# second thread cannot pay for itself: 2**15 multiply-adds of a Lloyd pass
-# take about 10 us on one thread, where waking an idle worker takes longer
-# and two threads gained 15 us at twice that work (2,000 rows, d = 2, k = 8;
-# throwaway measurements, BENCHMARKS.md, "Threads on a busy machine").
+# The work of a region per thread, in multiply-adds (or values read), below
+# which a second thread cannot pay for itself: a Lloyd pass of 2,000 rows at
+# d = 2, k = 8 (about 2**15) took 46 us on one thread and 31 us on two when
+# both were awake, a gain that one wake-up of an idle worker outweighs
+# (BENCHMARKS.md, "Threads on a busy machine").
 MIN_WORK_PER_THREAD = 2**15
 # ThreadChooser: the times kept per thread count, and the time the faster
 # count runs between two trials of the slower one, in multiples of a trial's
