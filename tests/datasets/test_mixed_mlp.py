@@ -142,7 +142,7 @@ def test_normal_weights_are_standard_normal():
         dict(noise=-0.1),
         dict(noise=np.nan),
         dict(weights="foo"),
-        dict(hidden_layer_sizes=3),
+        dict(hidden_layer_sizes=0),
     ],
 )
 def test_invalid_parameters_raise(params):

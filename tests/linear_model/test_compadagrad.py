@@ -877,6 +877,32 @@ def test_early_stopping_validation_set_not_used_for_training():
     assert plain.best_loss_.shape == (3,)
 
 
+def test_a_random_state_instance_holds_out_the_rows_sgd_holds_out(monkeypatch):
+    # SGDClassifier draws the validation split from random_state before the
+    # seeds of its problems: the same RandomState holds out the same rows.
+    import skcgm.linear_model._compadagrad as module
+
+    held_out = []
+    split = module.early_stopping_mask
+
+    def spy(*args):
+        mask = split(*args)
+        held_out.append(mask)
+        return mask
+
+    monkeypatch.setattr(module, "early_stopping_mask", spy)
+    X, y = _multiclass_data(n_samples=90)
+    CompAdaGradClassifier(
+        early_stopping=True,
+        max_iter=2,
+        tol=None,
+        random_state=np.random.RandomState(7),
+    ).fit(X, y)
+    sgd = SGDClassifier(early_stopping=True, random_state=np.random.RandomState(7))
+    expected = sgd._make_validation_split(y, sample_mask=np.ones(y.shape[0], bool))
+    assert_array_equal(held_out[0], expected)
+
+
 def test_early_stopping_stops_on_the_validation_score():
     X, y = _binary_data(n_samples=200)
     params = dict(n_components=3, tol=1e-3, max_iter=500, random_state=0)
@@ -928,9 +954,27 @@ def test_early_stopping_errors():
     X, y = _binary_data()
     with pytest.raises(ValueError, match="early_stopping should be False with"):
         CompAdaGradClassifier(early_stopping=True).partial_fit(X, y, classes=[0, 1])
-    # scikit-learn's splitter or SGDClassifier's own message.
-    with pytest.raises(ValueError, match="empty"):
+    # The splitter's test_size and train_size are validation_fraction here.
+    with pytest.raises(
+        ValueError,
+        match=r"validation_fraction=0.99 holds out 60 of the 60 samples and "
+        r"trains on the other 0",
+    ):
         CompAdaGradClassifier(early_stopping=True, validation_fraction=0.99).fit(X, y)
+    for fraction, held, kept in ((0.01, 1, 59), (0.98, 59, 1)):
+        with pytest.raises(ValueError, match="test_size|train_size") as raised:
+            StratifiedShuffleSplit(test_size=fraction).split(X, y).__next__()
+        with pytest.raises(
+            ValueError,
+            match=rf"validation_fraction={fraction} holds out {held} of the 60 "
+            rf"samples and trains on the other {kept}: both sets need a sample "
+            r"of each of the 2 classes",
+        ) as ours:
+            CompAdaGradClassifier(
+                early_stopping=True, validation_fraction=fraction
+            ).fit(X, y)
+        assert "size" not in str(ours.value) and ours.value.__cause__ is not None
+        assert type(raised.value) is type(ours.value.__cause__)
     with pytest.raises(ValueError, match="validation set are all zero"):
         CompAdaGradClassifier(early_stopping=True, random_state=0).fit(
             X, y, sample_weight=np.zeros(60)

@@ -494,6 +494,18 @@ def test_float32_with_huge_alpha_matches_float64():
     )
 
 
+def test_coinciding_components_are_reported_without_blaming_duplicates():
+    # alpha=1e39 shrinks both components to zero: one serves every row. The
+    # rows are distinct; the warning names the cause and the remedies.
+    X, y, _, _ = make_mixed_linear_regression(n_samples=40, random_state=0)
+    assert np.unique(X, axis=0).shape[0] == X.shape[0]
+    with pytest.warns(ConvergenceWarning, match="Number of distinct") as caught:
+        MixedLinearRegressor(2, alpha=1e39, random_state=0).fit(X, y)
+    message = next(str(w.message) for w in caught if "distinct" in str(w.message))
+    assert "1 of the components ended the fit with no rows" in message
+    assert "n_init" in message and "duplicate" not in message
+
+
 def test_alpha_whose_penalty_overflows_is_refused():
     X, y, _, _ = make_mixed_linear_regression(n_samples=40, random_state=0)
     with pytest.raises(ValueError, match="alpha"):

@@ -267,6 +267,72 @@ def test_init_array_is_the_start():
 # Bad input
 
 
+def test_an_empty_component_is_reported_without_blaming_duplicates():
+    # A third network whose output bias is 1e6 fits no row best, on data
+    # without duplicate rows: the warning says so, not KMeans' "duplicate
+    # points".
+    X, y, _, _ = _planted(n_samples=60)
+    assert np.unique(X, axis=0).shape[0] == X.shape[0]
+    n_weights = 4 * 3 + 3 + 3 + 1
+    init = np.random.RandomState(0).uniform(-0.5, 0.5, (3, n_weights))
+    init[2, -1] = 1e6
+    model = MixedMLPRegressor(
+        3, hidden_layer_sizes=(3,), init=init, max_iter=5, random_state=0
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(X, y)
+    messages = [str(w.message) for w in caught if w.category is ConvergenceWarning]
+    empty = [m for m in messages if m.startswith("Number of distinct components")]
+    assert empty == [
+        "Number of distinct components (2) found smaller than n_components (3). "
+        "1 of the networks ended the fit with no rows: every row is fitted "
+        "better by another network. Try another random_state or a smaller "
+        "n_components."
+    ]
+    assert np.bincount(model.labels_, minlength=3)[2] == 0
+
+
+def test_divergence_names_learning_rate_init():
+    # The step of this estimator is learning_rate_init: the warning names it,
+    # not the engine's solver='adam' and eta0, which the estimator lacks.
+    X, y, _, _ = _planted(n_samples=60)
+    model = _fast(n_components=2, learning_rate_init=10.0, max_iter=20)
+    with pytest.warns(ConvergenceWarning, match="diverged") as caught:
+        model.fit(X, y)
+    message = next(str(w.message) for w in caught if "diverged" in str(w.message))
+    assert message.startswith(
+        "The fit diverged in 1 of 1 run(s) with learning_rate_init=10.0: use a "
+        "smaller learning_rate_init."
+    )
+    assert "eta0" not in message and "adam" not in message
+    assert np.isfinite(model.objective_)
+
+
+def test_an_int_is_one_hidden_layer_as_in_mlp_regressor():
+    # MLPRegressor(hidden_layer_sizes=5) is one layer of 5: the same here, the
+    # same fit as the tuple.
+    X, y, _, _ = _planted(n_samples=60)
+    from_int = _fast(hidden_layer_sizes=3).fit(X, y)
+    from_tuple = _fast(hidden_layer_sizes=(3,)).fit(X, y)
+    assert [w.shape for w in from_int.coefs_[0]] == [(4, 3), (3, 1)]
+    for ours, theirs in zip(from_int.coefs_, from_tuple.coefs_):
+        for a, b in zip(ours, theirs):
+            assert_array_equal(a, b)
+    X_gen, *_ = make_mixed_mlp_regression(30, 4, hidden_layer_sizes=3, random_state=0)
+    X_ref, *_ = make_mixed_mlp_regression(
+        30, 4, hidden_layer_sizes=(3,), random_state=0
+    )
+    assert_array_equal(X_gen, X_ref)
+
+
+@pytest.mark.parametrize("hidden_layer_sizes", [0, -2])
+def test_a_nonpositive_int_width_is_refused(hidden_layer_sizes):
+    X, y, _, _ = _planted(n_samples=20)
+    with pytest.raises(ValueError, match="hidden_layer_sizes"):
+        MixedMLPRegressor(hidden_layer_sizes=hidden_layer_sizes).fit(X, y)
+
+
 @pytest.mark.parametrize("hidden_layer_sizes", [(0,), (2.5,), (3, -1), ((2, 3),)])
 def test_bad_hidden_layer_sizes_raise_before_fitting(hidden_layer_sizes):
     X, y, _, _ = _planted(n_samples=20)

@@ -1,5 +1,6 @@
 """Tests of KernelHerdingSampler against brute-force MMD computations."""
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -93,11 +94,27 @@ def test_weights_valid(params):
     )
 
 
+@contextlib.contextmanager
+def _no_user_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        yield
+
+
+def _repeats_warning(n_samples, n_rows):
+    # More selections than rows repeat rows, with a warning naming both;
+    # otherwise no warning at all.
+    if n_samples > n_rows:
+        return pytest.warns(UserWarning, match=f"n_samples={n_samples} .* {n_rows}:")
+    return _no_user_warning()
+
+
 def test_herding_weights_are_uniform_over_the_multiset():
     # learning_rate='herding' is eta_t = 1/(t+1): every selection weighs 1/T. More
     # selections than rows are allowed (a row is then selected again).
     X = _mixture(100)
-    sampler = KernelHerdingSampler(150, gamma=2.0).fit(X)
+    with _repeats_warning(150, 100):
+        sampler = KernelHerdingSampler(150, gamma=2.0).fit(X)
     assert sampler.n_iter_ == 150
     counts = sampler.sample_weight_ * sampler.n_iter_
     np.testing.assert_allclose(counts, np.round(counts), atol=1e-9)
@@ -353,7 +370,8 @@ def test_fit_resample_returns_the_herded_multiset(per_class, sparse, n_samples):
     X, y = _imbalanced()
     gamma = 0.5
     sampler = KernelHerdingSampler(n_samples, gamma=gamma, per_class=per_class)
-    X_res, y_res = sampler.fit_resample(sp.csr_matrix(X) if sparse else X, y)
+    with _repeats_warning(n_samples, X.shape[0]):
+        X_res, y_res = sampler.fit_resample(sp.csr_matrix(X) if sparse else X, y)
     X_res = X_res.toarray() if sparse else X_res
     assert X_res.shape == (n_samples, 2) and y_res.shape == (n_samples,)
     np.testing.assert_array_equal(X_res, X[sampler.resample_indices_])
@@ -395,7 +413,8 @@ def test_resample_indices_follow_the_selection_order():
         picks.append(i)
         a *= 1.0 - 1.0 / (t + 1)
         a[i] += 1.0 / (t + 1)
-    sampler = KernelHerdingSampler(T, gamma=gamma).fit(X)
+    with _repeats_warning(T, X.shape[0]):
+        sampler = KernelHerdingSampler(T, gamma=gamma).fit(X)
     np.testing.assert_array_equal(sampler.resample_indices_, picks)
     assert sampler.n_iter_ == T
     _, first = np.unique(picks, return_index=True)
@@ -540,7 +559,8 @@ def test_get_feature_names_out_is_the_input_names():
 def test_herding_multiset_is_the_weighted_subset(n_rows, n_samples, gamma, seed):
     X = np.random.RandomState(seed).normal(size=(n_rows, 2))
     sampler = KernelHerdingSampler(n_samples, gamma=gamma)
-    X_res, _ = sampler.fit_resample(X)
+    with _repeats_warning(n_samples, n_rows):
+        X_res, _ = sampler.fit_resample(X)
     assert X_res.shape[0] == n_samples
     counts = np.bincount(sampler.resample_indices_, minlength=n_rows)
     np.testing.assert_allclose(
@@ -577,13 +597,40 @@ def test_huge_sample_weights_give_finite_results(params):
     assert np.isfinite(sampler.score(X))
 
 
-def test_per_class_with_nan_labels_names_y():
+@pytest.mark.parametrize("per_class", [True, False])
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_labels_with_nan_or_infinity_are_refused_on_both_paths(per_class, bad):
+    # imbalanced-learn's samplers: "Input y contains NaN."; without per_class
+    # y is only carried along, and came back holding the NaN.
     X = np.random.RandomState(0).standard_normal((6, 2))
-    y = np.array([0.0, 1.0, np.nan, 0.0, 1.0, 1.0])
+    y = np.array([0.0, 1.0, bad, 0.0, 1.0, 1.0])
+    message = "Input y contains " + ("NaN" if np.isnan(bad) else "infinity")
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        with pytest.raises(ValueError, match="y contains NaN"):
-            KernelHerdingSampler(3, per_class=True).fit(X, y)
+        with pytest.raises(ValueError, match=message):
+            KernelHerdingSampler(3, per_class=per_class).fit_resample(X, y)
+        with pytest.raises(ValueError, match=message):
+            KernelHerdingSampler(3, per_class=per_class).fit_resample(
+                X, sp.csr_matrix(y.reshape(-1, 1))
+            )
+
+
+@pytest.mark.parametrize("per_class", [True, False])
+def test_more_samples_than_rows_warns_naming_both(per_class):
+    X = np.random.RandomState(0).standard_normal((10, 2))
+    y = np.arange(10) % 2
+    weight = np.ones(10)
+    weight[:3] = 0.0
+    with pytest.warns(UserWarning, match=r"n_samples=12 .* positive weight, 7"):
+        X_res, _ = KernelHerdingSampler(12, per_class=per_class).fit_resample(
+            X, y, sample_weight=weight
+        )
+    assert X_res.shape[0] == 12
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        KernelHerdingSampler(7, per_class=per_class).fit_resample(
+            X, y, sample_weight=weight
+        )
 
 
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])

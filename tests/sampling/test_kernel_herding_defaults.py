@@ -252,6 +252,7 @@ def test_verbose_names_the_setup_steps(capsys):
     assert "Kernel mean embedding" not in out
 
 
+@pytest.mark.filterwarnings("ignore:n_samples=50 .*repeats rows:UserWarning")
 def test_verbose_reports_convergence(capsys):
     # Line search matches the mean of 3 rows exactly and stops early.
     X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])

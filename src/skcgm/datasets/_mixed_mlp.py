@@ -13,7 +13,10 @@ from ..utils._sklearn_compat import StrOptions, validate_params
     {
         "n_samples": [StrictInterval(Integral, 1, None, closed="left")],
         "n_features": [StrictInterval(Integral, 1, None, closed="left")],
-        "hidden_layer_sizes": ["array-like"],
+        "hidden_layer_sizes": [
+            "array-like",
+            StrictInterval(Integral, 1, None, closed="left"),
+        ],
         "n_components": [StrictInterval(Integral, 1, None, closed="left")],
         "noise": [StrictInterval(Real, 0, None, closed="left")],
         "weights": [StrOptions({"uniform", "normal"})],
@@ -57,8 +60,8 @@ def make_mixed_mlp_regression(
         Number of samples :math:`N`.
     n_features : int, default=5
         Input dimension :math:`d_I`.
-    hidden_layer_sizes : tuple of int, default=(3,)
-        Hidden widths, ``(d_H,)`` in the paper.
+    hidden_layer_sizes : int or tuple of int, default=(3,)
+        Hidden widths, ``(d_H,)`` in the paper; an int for one hidden layer.
     n_components : int, default=5
         Number of networks :math:`k`.
     noise : float, default=0.01

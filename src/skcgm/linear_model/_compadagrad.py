@@ -636,9 +636,9 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         X, y, x_max = self._validate_X_y(X, y, reset=True, return_magnitude=True)
         classes = _check_classes(np.unique(y))
         n_problems = 1 if classes.shape[0] == 2 else classes.shape[0]
-        projection_seed, seeds = draw_seeds(self.random_state, n_problems)
         # Before the weights are checked, so that all-zero weights get the
-        # validation split's error, as in SGDClassifier.
+        # validation split's error, and before the seeds, so that a
+        # RandomState holds out the rows it holds out in SGDClassifier.
         validation_mask = early_stopping_mask(
             y,
             sample_weight,
@@ -646,6 +646,7 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
             self.validation_fraction,
             self.random_state,
         )
+        projection_seed, seeds = draw_seeds(self.random_state, n_problems)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
 
         warm = previous is not None and coef_init is None and intercept_init is None

@@ -388,7 +388,17 @@ class MixedLinearRegressor(BaseMixedRegressor):
     # KMeans' words in the messages, with components for clusters; the
     # verbose lines report the objective (penalty included), there being no
     # inertia.
-    _naming = Naming("MixedLinearRegressor", "initial coefficients", "components")
+    _naming = Naming(
+        "MixedLinearRegressor",
+        "initial coefficients",
+        "components",
+        empty=(
+            "{n_lost} of the components ended the fit with no rows: every "
+            "row is fitted better by another component (or equally well, "
+            "when a large alpha makes them coincide). Try another "
+            "random_state, more restarts (n_init) or a smaller n_components."
+        ),
+    )
 
     def __init__(
         self,

@@ -54,9 +54,10 @@ class MixedMLPRegressor(BaseMixedRegressor):
         :class:`~sklearn.mixture.GaussianMixture`: the number of components
         is a modelling choice.
 
-    hidden_layer_sizes : tuple of int, default=(5,)
-        Widths of the hidden layers of every network; ``()`` makes every
-        component an affine model :math:`a^\\top w + o`.
+    hidden_layer_sizes : int or array-like of int, default=(5,)
+        Widths of the hidden layers of every network, an int for one hidden
+        layer (as in :class:`~sklearn.neural_network.MLPRegressor`); ``()``
+        makes every component an affine model :math:`a^\\top w + o`.
 
     activation : {'relu', 'tanh', 'logistic', 'identity'}, default='relu'
         Activation of the hidden layers, as in
@@ -235,7 +236,11 @@ class MixedMLPRegressor(BaseMixedRegressor):
             if key != "n_init"
         },
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        "hidden_layer_sizes": ["array-like"],
+        # MLPRegressor's constraint: one hidden layer's width as an int, too.
+        "hidden_layer_sizes": [
+            "array-like",
+            Interval(Integral, 1, None, closed="left"),
+        ],
         "activation": [StrOptions(set(ACTIVATIONS))],
         "alpha": [Interval(Real, 0, None, closed="left")],
         "learning_rate_init": [Interval(Real, 0, None, closed="neither")],
@@ -246,7 +251,17 @@ class MixedMLPRegressor(BaseMixedRegressor):
         "n_init": [Interval(Integral, 1, None, closed="left")],
     }
 
-    _naming = Naming("MixedMLPRegressor", "initial weights", "components")
+    _naming = Naming(
+        "MixedMLPRegressor",
+        "initial weights",
+        "components",
+        empty=(
+            "{n_lost} of the networks ended the fit with no rows: every row "
+            "is fitted better by another network. Try another random_state "
+            "or a smaller n_components."
+        ),
+        step="learning_rate_init",
+    )
 
     def __init__(
         self,

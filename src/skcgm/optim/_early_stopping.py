@@ -27,7 +27,24 @@ def early_stopping_mask(
     cv = StratifiedShuffleSplit(
         test_size=validation_fraction, random_state=random_state
     )
-    idx_train, idx_val = next(cv.split(np.zeros((y.shape[0], 1)), y))
+    try:
+        idx_train, idx_val = next(cv.split(np.zeros((y.shape[0], 1)), y))
+    except ValueError as error:
+        message = str(error)
+        if "test_size" not in message and "train_size" not in message:
+            raise
+        # The splitter's words name its own test_size and train_size: say
+        # which of the user's parameters set them.
+        n_classes = np.unique(y).shape[0]
+        n_validation = int(np.ceil(validation_fraction * y.shape[0]))
+        raise ValueError(
+            f"early_stopping=True with validation_fraction="
+            f"{validation_fraction!r} holds out {n_validation} of the "
+            f"{y.shape[0]} samples and trains on the other "
+            f"{y.shape[0] - n_validation}: both sets need a sample of each "
+            f"of the {n_classes} classes. Change validation_fraction, pass "
+            "more samples, or disable early_stopping."
+        ) from error
     # Unchecked weights: other shapes are refused by check_sample_weight.
     weights = None if sample_weight is None else np.asarray(sample_weight)
     if (

@@ -72,6 +72,7 @@ def best_of_restarts(
     n_jobs=None,
     verbose=0,
     progress=Progress,
+    naming=None,
 ):
     """Solve from ``n_init`` initializations; the run of lowest objective.
 
@@ -113,6 +114,9 @@ def best_of_restarts(
         Print the verbose lines of the runs.
     progress : callable, default=Progress
         ``progress(write)`` makes the verbose lines of a run.
+    naming : Naming, default=None
+        The caller's words: ``naming.step`` names the step in the warning
+        of diverged runs; None: the engine's ``eta0``.
 
     Returns
     -------
@@ -154,24 +158,32 @@ def best_of_restarts(
                 for line in lines:
                     print(line)
                 runs.append(result)
-    _warn_if_diverged(runs, solver)
+    _warn_if_diverged(runs, solver, step="eta0" if naming is None else naming.step)
     return min(runs, key=lambda run: run.objective)
 
 
-def _warn_if_diverged(runs, solver):
-    """The ConvergenceWarning of runs cut back to their best iterate."""
+def _warn_if_diverged(runs, solver, step="eta0"):
+    """The ConvergenceWarning of runs cut back to their best iterate.
+
+    ``step`` is the caller's parameter holding the solver's ``eta0``; the
+    solver is named only where the caller chooses it by ``eta0``.
+    """
     n_diverged = sum(getattr(run, "diverged", False) for run in runs)
     if not n_diverged:
         return
     eta0 = getattr(solver, "eta0", None)
-    advice = (
-        f"with eta0={eta0!r}: use a smaller eta0 "
-        "(None gives the step of the convergence theorems)"
-        if eta0 is not None
-        else "with the default step"
-    )
+    if eta0 is None:
+        advice = "with the default step"
+    elif step == "eta0":
+        advice = (
+            f"with eta0={eta0!r}: use a smaller eta0 "
+            "(None gives the step of the convergence theorems)"
+        )
+    else:
+        advice = f"with {step}={eta0!r}: use a smaller {step}"
+    subject = f"solver={solver.name!r}" if step == "eta0" else "The fit"
     warnings.warn(
-        f"solver={solver.name!r} diverged in {n_diverged} of {len(runs)} run(s) "
+        f"{subject} diverged in {n_diverged} of {len(runs)} run(s) "
         f"{advice}. The iterates overflowed or the objective ended above its "
         "initial value; each such run was cut back to its iterate of lowest "
         "objective.",
@@ -189,10 +201,10 @@ def warn_if_fewer_distinct(labels, n_clusters, naming):
     """
     n_distinct = int(np.count_nonzero(np.bincount(labels, minlength=n_clusters)))
     if n_distinct < n_clusters:
+        cause = naming.empty.format(n_lost=n_clusters - n_distinct)
         warnings.warn(
             f"Number of distinct {naming.groups} ({n_distinct}) found smaller "
-            f"than n_{naming.groups} ({n_clusters}). Possibly due to duplicate "
-            "points in X.",
+            f"than n_{naming.groups} ({n_clusters}). {cause}",
             ConvergenceWarning,
             stacklevel=3,
         )

@@ -49,6 +49,12 @@ class Naming(NamedTuple):
     quantity: str = "objective"
     #: What an init array is, in the n_init warning; None: ``params``.
     explicit: str | None = None
+    #: The cause and remedy when groups end without samples, ``{n_lost}``
+    #: their number: KMeans' for clusters, a mixture's own for components.
+    empty: str = "Possibly due to duplicate points in X."
+    #: The caller's parameter of the solver's step, in the divergence
+    #: warning; ``eta0`` (which takes None) names the solver too.
+    step: str = "eta0"
 
 
 def _resolve_loss(loss, X, y):
@@ -159,6 +165,7 @@ def plan_sum_of_minimum(
         "sample_weight": sample_weight,
         "n_init": n_init,
         "progress": partial(Progress, quantity=naming.quantity, scale=scale),
+        "naming": naming,
     }
 
 

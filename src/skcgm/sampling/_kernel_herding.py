@@ -1,6 +1,7 @@
 """Kernel herding as Frank-Wolfe on the marginal polytope."""
 
 import time
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -126,8 +127,6 @@ def _class_labels(y, name):
             "y is None: per_class=True herds each class of y separately."
         )
     y = y.toarray() if sp.issparse(y) else np.asarray(y)
-    # Before type_of_target, whose NaN test casts NaN to int.
-    assert_all_finite(y, input_name="y")
     y_type = type_of_target(y, input_name="y")
     if y_type in ("binary", "multiclass"):
         # scikit-learn's DataConversionWarning for a column vector.
@@ -621,6 +620,12 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         check_square_range(X)
         if y is not None:
             check_consistent_length(X, y)
+            # "Input y contains NaN." on both paths, as imbalanced-learn's
+            # samplers say it; before type_of_target, whose NaN test casts
+            # NaN to int.
+            assert_all_finite(
+                y.data if sp.issparse(y) else np.asarray(y), input_name="y"
+            )
         if self.refine is not None and self.learning_rate != "herding":
             raise ValueError(
                 f"refine={self.refine!r} swaps selections of equal weight: it "
@@ -674,6 +679,18 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             sp.issparse(X),
         )
         _check_combinations(self.feature_map_name_, self.maxip_, self.kernel)
+        n_positive = sum(g.size for g in groups)
+        if self.n_samples > n_positive:
+            # Herding selects with replacement: the selection is still the
+            # best match of the mean embedding, but repeats rows.
+            warnings.warn(
+                f"n_samples={self.n_samples} is larger than the number of rows "
+                f"with a positive weight, {n_positive}: the selection repeats "
+                "rows. Choose n_samples of at most the number of rows to get "
+                "distinct ones.",
+                UserWarning,
+                stacklevel=2,
+            )
 
         rng = check_random_state(self.random_state)
         X64 = X.astype(np.float64, copy=False)
