@@ -214,7 +214,8 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         Number of rows :meth:`fit_resample` returns, repeats included, and
         of herding iterations :math:`T` (at most, for 'fw' and
         'line_search', which may stop early). It may exceed the number of
-        rows of ``X``: rows are then selected several times.
+        rows of ``X`` of positive weight: rows are then selected several
+        times, with a ``UserWarning`` naming both numbers.
         ``sample_indices_`` holds each selected row once.
 
     kernel : {'rbf', 'linear'}, default='rbf'
@@ -602,9 +603,9 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             The data; its rows are the candidates.
         y : array-like of shape (n_samples,) or (n_samples, n_outputs), \
                 default=None
-            Targets, only checked to have one row per row of ``X``, except
-            with ``per_class=True``, where they are the class labels
-            (required).
+            Targets, only checked to have one row per row of ``X`` and no
+            NaN or infinity, except with ``per_class=True``, where they are
+            the class labels (required).
         sample_weight : array-like of shape (n_samples,), default=None
             Weights :math:`p_i` of the rows in the target mean embedding
             :math:`\\mu`; rows of weight 0 are not candidates.
