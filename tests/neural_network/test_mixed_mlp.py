@@ -309,6 +309,32 @@ def test_divergence_names_learning_rate_init():
     assert np.isfinite(model.objective_)
 
 
+@pytest.mark.parametrize("alpha, learning_rate_init", [(1e300, 1e5), (1e307, 1e3)])
+def test_a_penalty_that_overflows_everywhere_is_an_error(alpha, learning_rate_init):
+    # objective_ was inf after a fit without an error: no iterate is finite,
+    # so there is nothing to cut back to.
+    X, y, _, _ = _planted(n_samples=60)
+    model = _fast(n_components=2, alpha=alpha, learning_rate_init=learning_rate_init)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        with pytest.raises(ValueError, match="no finite objective.*alpha=") as error:
+            model.fit(X, y)
+    assert f"learning_rate_init={learning_rate_init!r}" in str(error.value)
+    assert not hasattr(model, "objective_")
+
+
+@pytest.mark.parametrize("alpha, learning_rate_init", [(1e200, 1.0), (1e307, 1e-3)])
+def test_a_large_finite_penalty_still_fits(alpha, learning_rate_init):
+    # Below the overflow, a huge alpha only shrinks the weights.
+    X, y, _, _ = _planted(n_samples=60)
+    model = _fast(n_components=2, alpha=alpha, learning_rate_init=learning_rate_init)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    assert np.isfinite(model.objective_)
+    assert np.isfinite(model.objective_history_).all()
+
+
 def test_an_int_is_one_hidden_layer_as_in_mlp_regressor():
     # MLPRegressor(hidden_layer_sizes=5) is one layer of 5: the same here, the
     # same fit as the tuple.

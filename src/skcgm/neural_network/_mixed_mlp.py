@@ -361,6 +361,17 @@ class MixedMLPRegressor(BaseMixedRegressor):
             naming=self._naming,
         )
         result = best_of_restarts(problem, **self._restarts(problem, None, None, plan))
+        if not np.isfinite(result.objective):
+            # No iterate of any run, the start included, had a finite
+            # objective: nothing to cut back to. MLPRegressor raises too when
+            # its weights leave the float range.
+            raise ValueError(
+                "The fit produced no finite objective, not even at its start: "
+                f"the penalty alpha / 2 * ||weights||^2 overflows (alpha="
+                f"{self.alpha!r}, learning_rate_init={self.learning_rate_init!r}"
+                ", which also steps the seeding's per-sample fits). Use a "
+                "smaller alpha or learning_rate_init."
+            )
         warn_if_fewer_distinct(result.labels, self.n_components, self._naming)
         if not result.converged and result.n_iter == self.max_iter:
             warnings.warn(
