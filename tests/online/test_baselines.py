@@ -177,3 +177,43 @@ def test_baselines_bad_parameters(Learner, params, name):
     kwargs = {"lmo": BoxLMO(n_features=2), "horizon": 10, **params}
     with pytest.raises(ValueError, match=name):
         Learner(**kwargs).decide()
+
+
+def _one_round(learner, scale):
+    learner.decide()
+    point = np.asarray(learner.query_point())
+    learner.update(np.full(point.shape, scale))
+
+
+@pytest.mark.parametrize(
+    "make, names",
+    [
+        (lambda lmo: OGA(lmo, horizon=5, eta0=1e300), "eta0=1e+300 is too large"),
+        (
+            lambda lmo: MetaFW(lmo, horizon=5, online_oracle="projection", eta0=1e300),
+            "eta0=1e+300 is too large",
+        ),
+        (
+            lambda lmo: OBGA(lmo, horizon=5, grad_bound=1e-300),
+            "from grad_bound=1e-300 is too large: pass a larger grad_bound, or eta0",
+        ),
+    ],
+)
+def test_an_overflowing_step_names_the_parameter_that_set_it(make, names):
+    # Unit gradients: the step size, not the data, is out of scale, so the
+    # message names the step's parameter and does not ask to scale the data.
+    learner = make(BoxLMO(n_features=2))
+    with pytest.raises(ValueError, match="ascent step eta0 \\* gradient") as error:
+        _one_round(learner, 1.0)
+    message = str(error.value)
+    assert names in message
+    assert "Input" not in message and "Scale the data" not in message
+
+
+def test_a_first_gradient_too_small_for_the_later_ones_asks_for_grad_bound():
+    # eta0 = 2 R / (G sqrt(T)) from a first gradient of 1e-200; a later one of
+    # size 1 steps beyond the float range of the projection.
+    learner = OGA(BoxLMO(n_features=2), horizon=5)
+    _one_round(learner, 1e-200)
+    with pytest.raises(ValueError, match="from the first gradient's size .* pass"):
+        _one_round(learner, 1.0)

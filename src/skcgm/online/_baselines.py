@@ -19,7 +19,7 @@ from ..utils._math import _norm
 from ..utils._params import RANDOM_STATE, StrictInterval
 from ..utils._random import as_random_state
 from ..utils._sklearn_compat import HasMethods, StrOptions
-from ..utils._validation import check_square_range, resolve_radius
+from ..utils._validation import largest_magnitude, resolve_radius
 from ._base import (
     _ONE_MINUS_INV_E,
     _POSITIVE_OR_NONE,
@@ -49,21 +49,37 @@ def _ogd_step(learner, grad_bound, source, numerator):
 
 
 def _checked_step(learner, eta0, gradient):
-    """``eta0 * gradient``, or a ValueError when its squares overflow.
+    """``eta0 * gradient``, or a ValueError naming the step when it overflows.
 
-    The projection squares the point it projects; a step this large is a
-    eta0 out of scale with the gradients.
+    The projection squares the point it projects: a step whose squares
+    overflow float64 is a step size out of scale with gradients that passed
+    their own check, so the error names the parameter that set the step.
     """
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         step = eta0 * gradient
+    values = np.atleast_2d(step)
+    bound = math.sqrt(np.finfo(np.float64).max / (16.0 * values.shape[1]))
+    peak = largest_magnitude(values)
+    if peak <= bound:
+        return step
     owner = type(learner).__name__
-    check_square_range(
-        np.atleast_2d(step),
-        input_name=(
-            f"The ascent step eta0 * gradient of {owner}.update (eta0={eta0:.3g})"
-        ),
+    if learner.eta0 is not None:
+        remedy = f"eta0={learner.eta0:.3g} is too large: pass a smaller eta0"
+    elif learner.grad_bound is not None:
+        remedy = (
+            f"the step 2 R / (G sqrt(T)) from grad_bound={learner.grad_bound:.3g}"
+            " is too large: pass a larger grad_bound, or eta0"
+        )
+    else:
+        remedy = (
+            "the step 2 R / (G sqrt(T)) from the first gradient's size is too "
+            "large for the later ones: pass grad_bound or eta0"
+        )
+    raise ValueError(
+        f"The ascent step eta0 * gradient of {owner}.update reaches {peak:.3g} "
+        f"(step size {eta0:.3g}), beyond {bound:.3g}, where the projection's "
+        f"squares overflow: {remedy}."
     )
-    return step
 
 
 class _ProjectedAscent(BaseOnlineLearner):
