@@ -73,23 +73,29 @@ def _paper_synthetic(seed, n=600, d=30):
 @pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
 @pytest.mark.parametrize("fit_intercept", [True, False])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_full_equals_logistic_regression(C, fit_intercept, weighted):
-    # sampling='full' is the exact proximal point method, stopped on the
-    # gradient norm of the objective: it converges to LogisticRegression's
+@pytest.mark.parametrize("solver", ["proximal_point", "auto"])
+def test_full_equals_logistic_regression(C, fit_intercept, weighted, solver):
+    # sampling='full' with solver='proximal_point' is the exact proximal
+    # point method, stopped on the gradient norm of the objective; 'auto' is
+    # L-BFGS on all the rows. Both converge to LogisticRegression's
     # minimizer (measured differences: 1e-13 to 6e-10).
     X, y = _data()
     sample_weight = None
     if weighted:
         sample_weight = np.random.RandomState(1).uniform(0.5, 2.0, size=len(y))
     ours = LocalSensitivityLogistic(
-        C=C, fit_intercept=fit_intercept, sampling="full", tol=1e-10
+        C=C, fit_intercept=fit_intercept, sampling="full", solver=solver, tol=1e-10
     ).fit(X, y, sample_weight=sample_weight)
     reference = LogisticRegression(
         C=C, fit_intercept=fit_intercept, solver="newton-cholesky", tol=1e-12
     ).fit(X, y, sample_weight=sample_weight)
     assert_allclose(ours.coef_, reference.coef_, rtol=0, atol=1e-6)
     assert_allclose(ours.intercept_, reference.intercept_, rtol=0, atol=1e-6)
-    assert ours.history_[0]["grad_norm"][-1] <= 1e-10
+    if solver == "proximal_point":
+        assert ours.history_[0]["grad_norm"][-1] <= 1e-10
+    else:
+        # L-BFGS: one entry per iteration, no rounds.
+        assert np.isnan(ours.history_[0]["prox_weight"]).all()
     # The history's objective is scikit-learn's divided by C sum(s).
     total = len(y) if sample_weight is None else sample_weight.sum()
     expected = _objective(X, y, ours.coef_[0], ours.intercept_[0], C, sample_weight) / (
@@ -103,7 +109,9 @@ def test_full_equals_logistic_regression_on_breast_cancer():
     X, y = load_breast_cancer(return_X_y=True)
     X = StandardScaler().fit_transform(X)
     reference = LogisticRegression(solver="newton-cholesky", tol=1e-12).fit(X, y)
-    ours = LocalSensitivityLogistic(sampling="full", tol=1e-10, max_iter=1000).fit(X, y)
+    ours = LocalSensitivityLogistic(
+        sampling="full", solver="proximal_point", tol=1e-10, max_iter=1000
+    ).fit(X, y)
     assert_allclose(ours.coef_, reference.coef_, rtol=0, atol=1e-6)
     assert_allclose(ours.intercept_, reference.intercept_, rtol=0, atol=1e-6)
 
@@ -327,7 +335,7 @@ def test_noise_floor_rule():
     assert objective[n_iter - 5] == objective[: n_iter - 4].min()
     # The rule does not apply to 'full': it stops on tol.
     full = LocalSensitivityLogistic(
-        sampling="full", n_iter_no_change=1, max_iter=1000
+        sampling="full", solver="proximal_point", n_iter_no_change=1, max_iter=1000
     ).fit(X, y)
     assert full.history_[0]["grad_norm"][-1] <= full.tol
 
@@ -420,7 +428,7 @@ def test_warm_start_continues_the_fit(check_warm_start_needs_the_same_problem):
     # The exact proximal point method is a function of the current iterate
     # only: 10 rounds, then 10 more from them, are 20 rounds.
     X, y = _data(n_classes=3)
-    params = dict(sampling="full", tol=0.0)
+    params = dict(sampling="full", solver="proximal_point", tol=0.0)
     twenty = LocalSensitivityLogistic(max_iter=20, **params)
     warm = LocalSensitivityLogistic(max_iter=10, warm_start=True, **params)
     with pytest.warns(ConvergenceWarning):
@@ -639,7 +647,12 @@ def test_full_with_fewer_samples_than_coefficients(
     y = np.arange(n_samples) % 2
     X_fit = sp.csr_matrix(X) if sparse else X
     ours = LocalSensitivityLogistic(
-        C=C, fit_intercept=fit_intercept, sampling="full", tol=1e-10, max_iter=5000
+        C=C,
+        fit_intercept=fit_intercept,
+        sampling="full",
+        solver="proximal_point",
+        tol=1e-10,
+        max_iter=5000,
     ).fit(X_fit, y)
     reference = LogisticRegression(
         C=C, fit_intercept=fit_intercept, solver="newton-cholesky", tol=1e-12
@@ -658,21 +671,36 @@ def test_full_with_fewer_samples_than_coefficients(
     ids=lambda check: check.__name__,
 )
 @pytest.mark.parametrize("fit_intercept", [True, False])
-def test_full_passes_the_sample_weight_equivalence_checks(check, fit_intercept):
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(sampling="full", solver="proximal_point"),
+        dict(sampling="full"),
+        dict(sample_size=0.5, solver="lbfgs"),
+        # The default: L-BFGS on data of fewer than 10,000 rows.
+        dict(),
+    ],
+    ids=repr,
+)
+def test_full_passes_the_sample_weight_equivalence_checks(check, fit_intercept, params):
     # The published expected failures of the sampled modes ("the draws
-    # differ") have no cause with sampling='full', which draws nothing: the
-    # checks pass (15 rows of 30 features, fewer rows than coefficients) once
-    # the optimum is reached to the checks' 7 digits.
+    # differ") have no cause when nothing is drawn: the checks pass (15 rows
+    # of 30 features, fewer rows than coefficients) once the optimum is
+    # reached to the checks' 7 digits.
     estimator = LocalSensitivityLogistic(
-        sampling="full", fit_intercept=fit_intercept, tol=1e-12, max_iter=10000
+        fit_intercept=fit_intercept, tol=1e-12, max_iter=10000, **params
     )
     assert expected_failed_checks(estimator) == {}
     check(type(estimator).__name__, estimator)
 
 
 @pytest.mark.parametrize("sampling", ["local_sensitivity", "uniform", "leverage"])
-def test_sampled_modes_publish_the_sample_weight_equivalence_failures(sampling):
-    failures = expected_failed_checks(LocalSensitivityLogistic(sampling=sampling))
+@pytest.mark.parametrize(
+    "params", [dict(sample_size=0.5), dict(solver="proximal_point")], ids=repr
+)
+def test_sampled_modes_publish_the_sample_weight_equivalence_failures(sampling, params):
+    estimator = LocalSensitivityLogistic(sampling=sampling, **params)
+    failures = expected_failed_checks(estimator)
     assert set(failures) == {
         "check_sample_weight_equivalence_on_dense_data",
         "check_sample_weight_equivalence_on_sparse_data",

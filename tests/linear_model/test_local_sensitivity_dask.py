@@ -381,7 +381,10 @@ def test_multiclass_class_weight_and_float32(dask_client):
 @pytest.mark.parametrize(
     "params, match",
     [
-        (dict(sampling="full"), "sampling='full' needs X in memory"),
+        (
+            dict(sampling="full", solver="proximal_point"),
+            "sampling='full' with solver='proximal_point' needs X in memory",
+        ),
         (dict(sampling="leverage"), "sampling='leverage' needs X in memory"),
         (dict(leverage="sketch"), "leverage='sketch' needs X in memory"),
         (dict(sample_size=7000), "sample_size=7000 exceeds n_samples=6000"),
@@ -494,3 +497,121 @@ def test_uniform_draws_read_only_their_rows_and_match_all_rows_drawn(rate):
     assert_array_equal(signs, np.where(y[chosen] == 1.0, 1.0, -1.0))
     assert_allclose(u, w[chosen] * n / w.sum(), rtol=1e-15)
     assert_allclose(weights, counts[chosen] / rate, rtol=1e-15)
+
+
+# sampling='full' on dask: L-BFGS over chunk-wise gradients (issue 38).
+
+
+def _one_vs_rest_optimum(X, y, sample_weight=None, **params):
+    """LogisticRegression's minimizer of every one-vs-rest problem."""
+    classes = np.unique(y)
+    positives = classes[1:] if len(classes) == 2 else classes
+    fits = [
+        LogisticRegression(solver="newton-cholesky", tol=1e-12, **params).fit(
+            X, y == positive, sample_weight=sample_weight
+        )
+        for positive in positives
+    ]
+    return (
+        np.vstack([fit.coef_ for fit in fits]),
+        np.concatenate([fit.intercept_ for fit in fits]),
+    )
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_full_on_dask_equals_logistic_regression(n_classes, fit_intercept, weighted):
+    # The sums do not depend on the scheduler: the local one keeps the test
+    # short (a pass per evaluation); the tests below run on a cluster.
+    dask_config = pytest.importorskip("dask").config
+    X, y = make_heavy_tailed_classification(3000, 6, random_state=3)
+    if n_classes == 3:
+        y = y + (X[:, 1] > 0.8)
+    sample_weight = None
+    if weighted:
+        sample_weight = np.random.RandomState(0).uniform(0, 2, size=len(y))
+    with dask_config.set(scheduler="synchronous"):
+        model = LocalSensitivityLogistic(
+            C=0.5, fit_intercept=fit_intercept, sampling="full", tol=1e-10
+        ).fit(
+            *_dask(X, y, 1000),
+            sample_weight=None
+            if sample_weight is None
+            else da.from_array(sample_weight, 1000),
+        )
+    coef, intercept = _one_vs_rest_optimum(
+        X, y, sample_weight, C=0.5, fit_intercept=fit_intercept
+    )
+    assert_allclose(model.coef_, coef, rtol=0, atol=1e-6)
+    assert_allclose(model.intercept_, intercept, rtol=0, atol=1e-6)
+    # One joint L-BFGS run: every problem has its iterations, and a pass per
+    # evaluation serves all of them.
+    n_problems = 1 if n_classes == 2 else n_classes
+    assert_array_equal(model.n_iter_, np.full(n_problems, model.n_iter_[0]))
+    assert model.n_iter_[0] + 1 <= model.n_passes_ <= 3 * (model.n_iter_[0] + 1)
+    joint = sum(history["objective"] for history in model.history_)
+    assert np.all(np.diff(joint) <= 1e-15 * np.abs(joint[:-1]))
+    for history in model.history_:
+        assert np.isnan(history["prox_weight"]).all()
+        assert history["grad_norm"].shape == (model.n_iter_[0] + 1,)
+
+
+def test_full_on_dask_class_weight_float32_and_the_in_memory_fit():
+    dask_config = pytest.importorskip("dask").config
+    X, y = make_heavy_tailed_classification(4000, 5, random_state=4)
+    y = y + (X[:, 0] > 1)
+    params = dict(sampling="full", class_weight={0: 1.0, 1: 3.0, 2: 0.5}, tol=1e-8)
+    with dask_config.set(scheduler="synchronous"):
+        dask = LocalSensitivityLogistic(**params).fit(
+            *_dask(X.astype(np.float32), y, 2000)
+        )
+        # solver='lbfgs' reads every row, whatever the sampling.
+        other = LocalSensitivityLogistic(
+            **dict(params, sampling="uniform", solver="lbfgs")
+        ).fit(*_dask(X.astype(np.float32), y, 2000))
+    memory = LocalSensitivityLogistic(**params).fit(X.astype(np.float32), y)
+    assert dask.coef_.dtype == np.float32
+    assert_allclose(dask.coef_, memory.coef_, rtol=0, atol=1e-4)
+    assert_allclose(dask.intercept_, memory.intercept_, rtol=0, atol=1e-4)
+    assert_array_equal(other.coef_, dask.coef_)
+    rows = dask.sample_indices_[0].compute()
+    assert_array_equal(rows, np.arange(len(y)))
+    assert_array_equal(dask.sample_weight_[0].compute(), np.ones(len(y)))
+
+
+def test_full_on_a_dask_dataframe():
+    dask_config = pytest.importorskip("dask").config
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y = make_heavy_tailed_classification(3000, 4, random_state=6)
+    y = y + (X[:, 2] > 0.7)
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    with dask_config.set(scheduler="synchronous"):
+        model = LocalSensitivityLogistic(sampling="full", tol=1e-10).fit(
+            dd.from_pandas(frame, npartitions=2),
+            dd.from_pandas(pd.Series(y), npartitions=2),
+        )
+    assert_array_equal(model.feature_names_in_, ["a", "b", "c", "d"])
+    coef, intercept = _one_vs_rest_optimum(X, y)
+    assert_allclose(model.coef_, coef, rtol=0, atol=1e-6)
+    assert_allclose(model.intercept_, intercept, rtol=0, atol=1e-6)
+    # Predictions on the frame are lazy, with the in-memory values and no
+    # feature-name warning per chunk.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        proba = model.predict_proba(dd.from_pandas(frame, npartitions=3))
+        assert_allclose(proba.compute(), model.predict_proba(frame))
+    assert proba.shape == (len(y), 3)
+
+
+def test_full_on_dask_warns_when_max_iter_stops_it(dask_client, data):
+    # On a cluster: the chunks' functions travel to the workers.
+    with pytest.warns(
+        ConvergenceWarning,
+        match="max_iter=2 L-BFGS iterations on the dask array: the largest",
+    ):
+        LocalSensitivityLogistic(sampling="full", max_iter=2).fit(*_dask(*data, 2000))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        LocalSensitivityLogistic(sampling="full").fit(*_dask(*data, 2000))

@@ -218,10 +218,32 @@ def test_auto_samples_a_tenth_of_large_data():
     assert 100 < history["n_distinct"][1] <= 1000
 
 
-def test_sampling_full_keeps_the_exact_proximal_point_method():
+@pytest.mark.parametrize("C", [1.0, 10.0, 100.0])
+def test_sampling_full_reaches_logistic_regressions_default_accuracy(C):
+    # Issue 38: at C=10 the default 100 rounds of the exact proximal point
+    # method stopped at a coefficient error of 1.6 with a ConvergenceWarning,
+    # where LogisticRegression() reaches 0.064. solver='auto' fits
+    # sampling='full' by L-BFGS, scikit-learn's solver and stopping rule.
     X, y = _standardized_breast_cancer()
-    model = LocalSensitivityLogistic(sampling="full", max_iter=3)
+    optimum = LogisticRegression(
+        C=C, solver="newton-cholesky", tol=1e-12, max_iter=1000
+    ).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        ours = LocalSensitivityLogistic(C=C, sampling="full").fit(X, y)
+        peer = LogisticRegression(C=C).fit(X, y)
+    ours_error = np.abs(ours.coef_ - optimum.coef_).max()
+    peer_error = np.abs(peer.coef_ - optimum.coef_).max()
+    assert ours_error <= 1.01 * peer_error + 1e-8
+
+
+def test_sampling_full_keeps_the_exact_proximal_point_method_one_parameter_away():
+    X, y = _standardized_breast_cancer()
+    model = LocalSensitivityLogistic(
+        sampling="full", solver="proximal_point", max_iter=3
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(X, y)
     assert np.all(np.isfinite(model.history_[0]["prox_weight"][1:]))
+    assert model.n_iter_[0] == 3

@@ -4,6 +4,7 @@ local-sensitivity importance sampling (Raj, Musco and Mackey, AISTATS 2020)."""
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
+import copy
 import math
 import warnings
 from numbers import Integral, Real
@@ -18,6 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ..optim import approximate_proximal_point, full_batch_lbfgs
+from ..optim._dask_full_batch import dask_full_batch_lbfgs
 from ..optim._dask_lloyd import is_dask_array
 from ..optim._dask_proximal_point import dask_proximal_point
 from ..oracles import LogisticLoss
@@ -27,6 +29,7 @@ from ..utils._validation import (
     check_dask_data,
     check_sample_weight,
     dask_class_counts,
+    is_dask_frame,
 )
 from ._base import _BaseLinearClassifier, _check_warm_start
 
@@ -61,7 +64,7 @@ _DASK_MAX_ITER = 1
 
 def _fit_binary(X, signs, weights, x0, *, options, seed):
     """Algorithm 2 on one binary (one-vs-rest) problem, or L-BFGS on all the
-    rows when ``sample_size='auto'`` and the data are small.
+    rows (``options['solver'] == 'lbfgs'``, resolved).
 
     Parameters
     ----------
@@ -84,7 +87,7 @@ def _fit_binary(X, signs, weights, x0, *, options, seed):
         ``coef`` (coefficients then intercept), ``n_iter``, ``history``,
         ``sample_indices``, ``sample_weight``, ``converged`` (gradient norm
         at most ``tol``), ``stalled`` (stopped by ``n_iter_no_change``) and
-        ``full_data`` (fitted by the full-data L-BFGS path).
+        ``full_data`` (fitted by L-BFGS).
     """
     fit_intercept = options["fit_intercept"]
     n_samples, n_features = X.shape
@@ -111,13 +114,11 @@ def _fit_binary(X, signs, weights, x0, *, options, seed):
         x0=x0,
         verbose=options["verbose"],
     )
+    if options["solver"] == "lbfgs":
+        result = full_batch_lbfgs(_LOSS, X, **problem)
+        return {**_fields(result), "converged": result.converged, "full_data": True}
     sample_size = options["sample_size"]
     if isinstance(sample_size, str):
-        # 'auto'. 'full' keeps the exact proximal point method (the paper's
-        # full-batch baseline) whatever the size.
-        if n_samples < _AUTO_FULL_DATA_BELOW and options["sampling"] != "full":
-            result = full_batch_lbfgs(_LOSS, X, **problem)
-            return {**_fields(result), "converged": result.converged, "full_data": True}
         sample_size = _AUTO_FRACTION
 
     sampling = options["sampling"]
@@ -214,9 +215,10 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
     :func:`~skcgm.optim.local_sensitivity_scores`). The subproblem is solved
     by projected accelerated gradient (at most ``max_inner_iter`` steps on
     the sampled rows), and :math:`\\|\\nabla F(x_t)\\|` is evaluated on all
-    the data. Multiclass problems are fitted one-vs-rest. On fewer than
-    10,000 rows, ``sample_size='auto'`` (the default) does not sample and
-    minimizes :math:`F` on all the rows by L-BFGS instead.
+    the data. Multiclass problems are fitted one-vs-rest. With the default
+    ``solver='auto'``, ``sampling='full'`` and data of fewer than 10,000
+    rows (with ``sample_size='auto'``) are not sampled: :math:`F` is
+    minimized on all the rows by L-BFGS instead (see ``solver``).
 
     Read more in the :ref:`User Guide <local_sensitivity>`.
 
@@ -242,23 +244,23 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         Draws :math:`m` per round (with replacement): an int in
         [1, n_samples], or a fraction of n_samples in (0, 1] (rounded up).
         The paper uses 100 points, or 10% of the data. 'auto' draws 10% of
-        the rows when there are at least 10,000 of them, and below that
-        does not sample: it minimizes the objective on all the rows by
-        L-BFGS (scikit-learn's ``lbfgs`` stopping rule, ``tol`` on the
-        largest gradient entry), as
+        the rows, and with ``solver='auto'`` does not sample below 10,000
+        rows in memory: it minimizes the objective on all the rows by
+        L-BFGS (``solver='lbfgs'``), as
         :class:`~sklearn.linear_model.LogisticRegression` does. Measured
         (see Notes), a sampled fit on 2,000 to 10,000 rows takes 7 to 36
         times as long as the full-data fit and stops at a relative
         objective error of :math:`4 \\times 10^{-3}` to :math:`10^{-2}`.
         An int larger than n_samples raises a ValueError (whatever the
         sampling), rather than being clipped.
-        Unused by ``sampling='full'``.
+        Unused by ``sampling='full'`` and by L-BFGS.
 
     max_iter : 'auto' or int, default='auto'
-        Maximum number of proximal point rounds (of L-BFGS iterations on
-        the full-data path of ``sample_size='auto'``, as
+        Maximum number of proximal point rounds (of L-BFGS iterations when
+        the solver is L-BFGS, as
         :class:`~sklearn.linear_model.LogisticRegression`'s). 'auto' means
-        100 on data in memory and 1 on a dask array, where a round costs
+        100 in memory and for L-BFGS on a dask array, and 1 round of
+        Algorithm 2 on a dask array, where a round costs
         a pass over the data (two when its speculative draws fail, see
         Notes) and one round from the uniform start reached relative
         objective errors of
@@ -268,17 +270,18 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         modes stop earlier by ``n_iter_no_change`` once they reach their
         noise floor: after 30 to 50 rounds with the default 10% of 10,000 to
         30,000 rows (see Notes), but 94 to 130 rounds with 57 draws on
-        ``load_breast_cancer``. 'full' needs about 100 rounds on
-        standardized ``load_breast_cancer`` at ``C=1`` and about 500 at
-        ``C=10`` (:math:`\\lambda_t = \\sqrt{\\|\\nabla F\\|}` makes the
-        steps conservative on flat, weakly regularized problems): raise
+        ``load_breast_cancer``. The exact proximal point method
+        (``sampling='full', solver='proximal_point'``) needs about 100
+        rounds on standardized ``load_breast_cancer`` at ``C=1`` and about
+        500 at ``C=10`` (:math:`\\lambda_t = \\sqrt{\\|\\nabla F\\|}` makes
+        the steps conservative on flat, weakly regularized problems): raise
         ``max_iter`` for such fits.
 
     tol : float, default=1e-4
         Stop when :math:`\\|\\nabla F(x_t)\\|_2 \\le` ``tol``, the gradient of the
         mean-form objective above (scikit-learn's lbfgs scales the objective
         the same way, and bounds the largest gradient entry by its ``tol``).
-        Only ``sampling='full'`` reaches small values: with a fixed sample
+        Only the full-data fits reach small values: with a fixed sample
         size the sampled modes stall at a gradient norm that decreases as
         :math:`m` grows, typically :math:`10^{-3}` to :math:`10^{-2}` on small
         standardized data sets (see ``n_iter_no_change``).
@@ -296,7 +299,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         consecutive rounds, the noise floor of a fixed sample size (the
         additive error of Theorem 14). It costs one pass over the data per
         round. None runs until ``tol`` or ``max_iter``. Ignored by 'full',
-        which decreases :math:`F` monotonically.
+        which decreases :math:`F` monotonically, and by L-BFGS.
 
     prox_weight : 'sqrt_grad' or float, default='sqrt_grad'
         The proximal weight :math:`\\lambda_t` of every round: the paper's
@@ -318,9 +321,32 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         The distribution :math:`p`: the local-sensitivity bounds (the
         paper's method), uniform, the static ridge leverage scores of the
         data matrix (computed once), or 'full': every row with weight one,
-        the exact proximal point method, which converges to the minimizer of
-        the objective (the same as
-        :class:`~sklearn.linear_model.LogisticRegression`'s).
+        which converges to the minimizer of the objective (the same as
+        :class:`~sklearn.linear_model.LogisticRegression`'s): by L-BFGS
+        with the default ``solver='auto'``, by the exact proximal point
+        method with ``solver='proximal_point'``.
+
+    solver : {'auto', 'proximal_point', 'lbfgs'}, default='auto'
+        'proximal_point' runs the rounds of Algorithm 2 on the rows drawn
+        by ``sampling``; with 'full', every row every round, the exact
+        proximal point method (the paper's full-batch baseline). 'lbfgs'
+        minimizes the same objective on all the rows by L-BFGS with
+        scikit-learn's ``lbfgs`` stopping rule (``tol`` on the largest
+        gradient entry), as :class:`~sklearn.linear_model.LogisticRegression`
+        does; ``sampling``, ``sample_size``, ``scores``, ``leverage``,
+        ``prox_weight``, ``max_inner_iter`` and ``n_iter_no_change`` are
+        then unused. On a dask array an L-BFGS iteration is one pass over
+        the chunks, for all the one-vs-rest problems at once. 'auto' is
+        'lbfgs' for ``sampling='full'``, where the user asks for the
+        minimizer on every row: on standardized ``load_breast_cancer`` at
+        ``C=10``, the default 100 rounds of the exact proximal point method
+        stop at a coefficient error of 1.6 to the optimum (with a
+        ConvergenceWarning), where L-BFGS reaches
+        :class:`~sklearn.linear_model.LogisticRegression`'s 0.064; and for
+        ``sample_size='auto'`` on fewer than 10,000 rows in memory (see
+        ``sample_size``). It is 'proximal_point' otherwise. The paper's
+        exact proximal point method is ``sampling='full',
+        solver='proximal_point'``.
 
     scores : {'theorem9', 'theorem10', 'leverage_only'}, default='theorem9'
         Which local-sensitivity bound ``sampling='local_sensitivity'``
@@ -420,19 +446,19 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         when the bound exceeds the float64 range, the round then drawing by
         the leverage scores),
         ``'n_inner_iter'`` (cumulative inner gradient steps) and
-        ``'n_distinct'`` (distinct rows sampled in the round). On the
-        full-data path of ``sample_size='auto'``, one entry per L-BFGS
-        iteration, with NaN prox weights, radii and sensitivities.
+        ``'n_distinct'`` (distinct rows sampled in the round). When the
+        solver is L-BFGS, one entry per L-BFGS iteration, with NaN prox
+        weights, radii and sensitivities.
 
     sample_indices_ : list of ndarray
         Per problem, the distinct rows sampled in the last round, sorted
-        (every row with a positive weight for 'full' and the full-data
-        path).
+        (every row with a positive weight for 'full' and L-BFGS; a lazy
+        dask array after an L-BFGS fit on a dask array).
 
     sample_weight_ : list of ndarray
         Per problem, their importance weights :math:`c_i / (m p_i)` (not
-        multiplied by the sample weights); ones for 'full' and the
-        full-data path.
+        multiplied by the sample weights); ones for 'full' and L-BFGS (a
+        lazy dask array after an L-BFGS fit on a dask array).
 
     n_passes_ : int
         Passes over the data, all one-vs-rest problems together. Defined
@@ -591,11 +617,16 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
     >>> bool(paper.score(X, y) > 0.97)
     True
 
-    With ``sampling='full'`` it is the exact proximal point method, which
-    converges to LogisticRegression's solution:
+    ``sampling='full'`` minimizes on every row, by L-BFGS, and with
+    ``solver='proximal_point'`` by the exact proximal point method; both
+    converge to LogisticRegression's solution:
 
-    >>> full = LocalSensitivityLogistic(sampling="full", tol=1e-8, max_iter=1000)
-    >>> full = full.fit(X, y)
+    >>> full = LocalSensitivityLogistic(sampling="full", tol=1e-8).fit(X, y)
+    >>> float(np.abs(full.coef_ - reference.fit(X, y).coef_).max()) < 1e-5
+    True
+    >>> exact = LocalSensitivityLogistic(
+    ...     sampling="full", solver="proximal_point", tol=1e-8, max_iter=1000)
+    >>> full = exact.fit(X, y)
     >>> float(np.abs(full.coef_ - reference.fit(X, y).coef_).max()) < 1e-5
     True
     """
@@ -618,6 +649,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
             Interval(Real, 0, None, closed="neither"),
         ],
         "sampling": [StrOptions({"local_sensitivity", "uniform", "leverage", "full"})],
+        "solver": [StrOptions({"auto", "proximal_point", "lbfgs"})],
         "scores": [StrOptions({"theorem9", "theorem10", "leverage_only"})],
         "leverage": [StrOptions({"auto", "exact", "sketch", "sample"})],
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
@@ -641,6 +673,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         n_iter_no_change=10,
         prox_weight="sqrt_grad",
         sampling="local_sensitivity",
+        solver="auto",
         scores="theorem9",
         leverage="auto",
         n_components=None,
@@ -660,6 +693,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         self.n_iter_no_change = n_iter_no_change
         self.prox_weight = prox_weight
         self.sampling = sampling
+        self.solver = solver
         self.scores = scores
         self.leverage = leverage
         self.n_components = n_components
@@ -669,8 +703,22 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _options(self):
+    def _solver(self, n_samples, on_dask):
+        """The solver that ``solver='auto'`` stands for (see ``solver``)."""
+        if self.solver != "auto":
+            return self.solver
+        if self.sampling == "full":
+            return "lbfgs"
+        small = (
+            isinstance(self.sample_size, str)
+            and not on_dask
+            and n_samples < _AUTO_FULL_DATA_BELOW
+        )
+        return "lbfgs" if small else "proximal_point"
+
+    def _options(self, solver):
         return dict(
+            solver=solver,
             C=float(self.C),
             penalty=self.penalty,
             fit_intercept=self.fit_intercept,
@@ -744,7 +792,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
                 "sensitivity scores; sampling='leverage' takes leverage='auto', "
                 "'exact' or 'sketch'."
             )
-        if is_dask_array(X):
+        if is_dask_array(X) or is_dask_frame(X):
             return self._fit_dask(X, y, sample_weight)
         X, y = self._validate_X_y(X, y, reset=True)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
@@ -784,7 +832,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         seeds = [int(seed) for seed in rng.randint(MAX_SEED, size=n_problems)]
 
         positives = classes[1:] if n_problems == 1 else classes
-        options = self._options()
+        options = self._options(self._solver(n_samples, on_dask=False))
         jobs = (
             delayed(_fit_binary)(
                 X,
@@ -813,36 +861,54 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         self.sample_indices_ = [result["sample_indices"] for result in results]
         self.sample_weight_ = [result["sample_weight"] for result in results]
         if not all(result["converged"] or result["stalled"] for result in results):
-            unit = (
-                "L-BFGS iterations (sample_size='auto' fits data of fewer than "
-                f"{_AUTO_FULL_DATA_BELOW} rows on all the rows)"
-                if results[0]["full_data"]
-                else "rounds"
-            )
             grad_norm = max(result["history"]["grad_norm"][-1] for result in results)
-            warnings.warn(
-                "LocalSensitivityLogistic did not converge in "
-                f"max_iter={options['max_iter']} {unit}: the gradient norm is "
-                f"{grad_norm:.3g} > tol={self.tol}. "
-                "Increase max_iter or tol, or use n_iter_no_change with the "
-                "sampled modes.",
-                ConvergenceWarning,
-                # Past fit and scikit-learn's _fit_context wrapper.
-                stacklevel=3,
+            self._warn_not_converged(
+                options["max_iter"],
+                results[0]["full_data"],
+                f"the gradient norm is {grad_norm:.3g} > tol={self.tol}",
             )
         return self
 
+    def _warn_not_converged(self, max_iter, lbfgs, why, on_dask=False):
+        """The ConvergenceWarning of a fit stopped by ``max_iter``."""
+        if lbfgs:
+            unit = "L-BFGS iterations"
+            advice = "Increase max_iter or tol, or scale the data (StandardScaler)."
+        else:
+            unit = "rounds"
+            advice = (
+                "Increase max_iter or tol, or use n_iter_no_change with the "
+                "sampled modes."
+            )
+        warnings.warn(
+            "LocalSensitivityLogistic did not converge in "
+            f"max_iter={max_iter} {unit}{' on the dask array' if on_dask else ''}: "
+            f"{why}. {advice}",
+            ConvergenceWarning,
+            # Past this method, fit (and _fit_dask) and scikit-learn's
+            # _fit_context wrapper.
+            stacklevel=5 if on_dask else 4,
+        )
+
     def _fit_dask(self, X, y, sample_weight):
-        """Fit on a dask array: one uniform pass, then a pass a round."""
+        """Fit on a dask array: L-BFGS, a pass an iteration, or Algorithm 2,
+        one uniform pass, then a pass a round."""
         import dask
         import dask.array as da
 
-        if self.sampling not in ("local_sensitivity", "uniform"):
+        solver = self._solver(X.shape[0], on_dask=True)
+        if solver == "proximal_point" and self.sampling == "full":
             raise ValueError(
-                f"sampling={self.sampling!r} needs X in memory; a dask array X is "
-                "fitted with sampling='local_sensitivity' or 'uniform'."
+                "sampling='full' with solver='proximal_point' needs X in memory; "
+                "a dask array X is fitted on all its rows with solver='lbfgs' "
+                "(or 'auto')."
             )
-        if self.leverage == "sketch":
+        if solver == "proximal_point" and self.sampling == "leverage":
+            raise ValueError(
+                "sampling='leverage' needs X in memory; a dask array X is "
+                "fitted with sampling='local_sensitivity', 'uniform' or 'full'."
+            )
+        if solver == "proximal_point" and self.leverage == "sketch":
             raise ValueError(
                 "leverage='sketch' needs X in memory; a dask array X is fitted "
                 "with leverage='auto', 'sample' or 'exact'."
@@ -909,34 +975,39 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         rng = check_random_state(self.random_state)
         seeds = rng.randint(MAX_SEED, size=len(starts))
         positives = classes[1:] if len(starts) == 1 else classes
-        max_iter = _DASK_MAX_ITER if self.max_iter == "auto" else self.max_iter
-        results, self.n_passes_ = [], 0
-        for start, seed, positive in zip(starts, seeds, positives):
-            result, n_passes = dask_proximal_point(
+        if solver == "lbfgs":
+            max_iter = _IN_MEMORY_MAX_ITER if self.max_iter == "auto" else self.max_iter
+            results, self.n_passes_ = dask_full_batch_lbfgs(
                 _LOSS,
                 X,
                 y,
                 sample_weight,
-                (classes, class_weight, positive),
+                (classes, class_weight, positives),
                 alpha=alpha,
                 total_weight=total_weight,
                 n_positive=int(n_positive),
                 fit_intercept=self.fit_intercept,
-                sample_size=sample_size,
-                sampling=self.sampling,
-                scores=self.scores,
-                prox_weight=self.prox_weight,
                 max_iter=max_iter,
                 tol=self.tol,
-                n_iter_no_change=self.n_iter_no_change,
-                max_inner_iter=self.max_inner_iter,
-                leverage="sample" if self.leverage == "auto" else self.leverage,
-                x0=start,
-                random_state=int(seed),
+                x0=None if starts[0] is None else np.array(starts),
                 verbose=self.verbose,
             )
-            results.append(result)
-            self.n_passes_ += n_passes
+        else:
+            max_iter = _DASK_MAX_ITER if self.max_iter == "auto" else self.max_iter
+            results, self.n_passes_ = self._dask_rounds(
+                X,
+                y,
+                sample_weight,
+                (classes, class_weight),
+                positives,
+                starts,
+                seeds,
+                alpha=alpha,
+                total_weight=total_weight,
+                n_positive=int(n_positive),
+                sample_size=sample_size,
+                max_iter=max_iter,
+            )
         self.classes_ = classes
         coef = np.array([result.coef for result in results])
         self.coef_ = coef[:, :n_features].astype(X.dtype)
@@ -949,18 +1020,52 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         self.history_ = [result.history for result in results]
         self.sample_indices_ = [result.sample_indices for result in results]
         self.sample_weight_ = [result.sample_weight for result in results]
-        if self.max_iter != "auto" and not all(
+        # max_iter='auto' stops Algorithm 2 after its one round by design.
+        stopped_by_design = solver == "proximal_point" and self.max_iter == "auto"
+        if not stopped_by_design and not all(
             result.converged or result.stalled for result in results
         ):
-            warnings.warn(
-                "LocalSensitivityLogistic did not converge in "
-                f"max_iter={self.max_iter} rounds on the dask array: the gradient "
-                f"norm at the last centre exceeds tol={self.tol}. Increase max_iter "
-                "or tol, or use n_iter_no_change.",
-                ConvergenceWarning,
-                stacklevel=3,
+            where = (
+                "the largest gradient entry exceeds"
+                if solver == "lbfgs"
+                else "the gradient norm at the last centre exceeds"
+            )
+            self._warn_not_converged(
+                max_iter,
+                solver == "lbfgs",
+                f"{where} tol={self.tol}",
+                on_dask=True,
             )
         return self
+
+    def _dask_rounds(
+        self, X, y, sample_weight, labels, positives, starts, seeds, **problem
+    ):
+        """Algorithm 2 on a dask array, one one-vs-rest problem after another."""
+        results, n_passes = [], 0
+        for start, seed, positive in zip(starts, seeds, positives):
+            result, passes = dask_proximal_point(
+                _LOSS,
+                X,
+                y,
+                sample_weight,
+                (*labels, positive),
+                **problem,
+                fit_intercept=self.fit_intercept,
+                sampling=self.sampling,
+                scores=self.scores,
+                prox_weight=self.prox_weight,
+                tol=self.tol,
+                n_iter_no_change=self.n_iter_no_change,
+                max_inner_iter=self.max_inner_iter,
+                leverage="sample" if self.leverage == "auto" else self.leverage,
+                x0=start,
+                random_state=int(seed),
+                verbose=self.verbose,
+            )
+            results.append(result)
+            n_passes += passes
+        return results, n_passes
 
     def _on_chunks(self, method, X, n_columns=None, dtype=np.float64):
         """``method`` on every row chunk of the dask array ``X``, lazily.
@@ -968,7 +1073,13 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         The result is chunked as the rows of ``X``, with ``n_columns``
         columns (None: one value per row).
         """
-        X = check_dask_data(self, X)
+        # The in-memory methods take CSR rows: so do their chunk-wise forms.
+        X = check_dask_data(self, X, accept_sparse=True)
+        # The feature names were checked here, once: the chunks, NumPy
+        # arrays, go to a copy that has none, which would warn on each.
+        model = copy.copy(self)
+        model.__dict__.pop("feature_names_in_", None)
+        method = getattr(model, method.__name__)
         if n_columns is None:
             return X.map_blocks(method, drop_axis=1, dtype=dtype)
         return X.map_blocks(method, chunks=(X.chunks[0], (n_columns,)), dtype=dtype)
@@ -989,7 +1100,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
             :math:`X w + b` per one-vs-rest problem; one column for binary
             problems, the score of ``classes_[1]``.
         """
-        if is_dask_array(X):
+        if is_dask_array(X) or is_dask_frame(X):
             check_is_fitted(self)
             n_columns = self.coef_.shape[0]
             return self._on_chunks(
@@ -1011,7 +1122,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         y_pred : ndarray of shape (n_samples,)
             The class of the largest decision value.
         """
-        if is_dask_array(X):
+        if is_dask_array(X) or is_dask_frame(X):
             check_is_fitted(self)
             return self._on_chunks(self.predict, X, dtype=self.classes_.dtype)
         return super().predict(X)
@@ -1036,6 +1147,6 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
             Probability of every class, in the order of :attr:`classes_`.
         """
         check_is_fitted(self)
-        if is_dask_array(X):
+        if is_dask_array(X) or is_dask_frame(X):
             return self._on_chunks(self.predict_proba, X, len(self.classes_))
         return self._predict_proba_lr(X)

@@ -166,15 +166,18 @@ def _poisson_counts(uniforms, means):
     return counts
 
 
-def _bind(block, y_block, w_block, labels, fit_intercept, check_finite=True):
-    """The chunk's signed rows, raw weights :math:`s_i`, rows and signs."""
+def _rows_checked(block, check_finite=True):
+    """A chunk's rows, C-contiguous, refused when not finite."""
     X = np.ascontiguousarray(block)
     # The sum is finite for finite rows unless it overflows: only then is
     # every entry checked, without an n x d temporary in the common case.
     if check_finite and not np.isfinite(X.sum()) and not np.isfinite(X).all():
         raise ValueError("Input X contains NaN or infinity.")
-    classes, class_weight, positive = labels
-    y = np.asarray(y_block)
+    return X
+
+
+def _raw_weights(y, w_block, classes, class_weight):
+    """The weights :math:`s_i` of a chunk's rows: class weight times sample weight."""
     if np.all(class_weight == class_weight[0]):
         # Equal class weights (the default): no search of the labels, a
         # tenth of a sub-block's binding.
@@ -183,6 +186,15 @@ def _bind(block, y_block, w_block, labels, fit_intercept, check_finite=True):
         weights = class_weight[np.searchsorted(classes, y)]
     if w_block is not None:
         weights = weights * np.asarray(w_block, dtype=np.float64)
+    return weights
+
+
+def _bind(block, y_block, w_block, labels, fit_intercept, check_finite=True):
+    """The chunk's signed rows, raw weights :math:`s_i`, rows and signs."""
+    X = _rows_checked(block, check_finite)
+    classes, class_weight, positive = labels
+    y = np.asarray(y_block)
+    weights = _raw_weights(y, w_block, classes, class_weight)
     signs = np.where(y == positive, 1.0, -1.0)
     return signed_rows(X, signs, fit_intercept), weights, X, signs
 

@@ -31,7 +31,11 @@ from sklearn.utils._param_validation import (
 # The notebook display of BaseEstimator for objects that are not estimators
 # (oracles, online learners), as scikit-learn advises in its issue #30958.
 from sklearn.utils._repr_html.base import ReprHTMLMixin
-from sklearn.utils.validation import _check_sample_weight, validate_data
+from sklearn.utils.validation import (
+    _check_feature_names,
+    _check_sample_weight,
+    validate_data,
+)
 
 # The parameter table of that display.
 _get_params_html = BaseEstimator._get_params_html
@@ -47,6 +51,7 @@ __all__ = [
     "ReprHTMLMixin",
     "SparseCoefMixin",
     "StrOptions",
+    "_check_feature_names",
     "_check_sample_weight",
     "_fit_context",
     "_get_params_html",

@@ -13,7 +13,7 @@ from sklearn.utils import assert_all_finite
 
 from ._magnitude import contiguous_largest_magnitude
 from ._math import _MAX_RADIUS
-from ._sklearn_compat import _check_sample_weight
+from ._sklearn_compat import _check_feature_names, _check_sample_weight
 
 # The dtypes whose magnitudes order as the integers of their bits.
 _BIT_ORDERED = (np.dtype(np.float32), np.dtype(np.float64))
@@ -282,13 +282,26 @@ def check_square_range(X, *, input_name="X", dtype=None, estimator_name=None):
     return max_abs
 
 
-def check_dask_data(estimator, X, *y, reset=False, y_numeric=True):
+def is_dask_frame(X):
+    """Whether ``X`` is a dask DataFrame, without importing dask."""
+    return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "columns")
+
+
+def check_dask_data(estimator, X, *y, reset=False, y_numeric=True, accept_sparse=False):
     """Check a dask array ``X`` (and its targets) without reading its chunks.
 
-    ``X`` must be 2-D of a float dtype; it is rechunked to one chunk across
-    its columns, so that a chunk holds whole rows. ``y`` (a dask or NumPy
-    array) is chunked as the rows of ``X``, in its dtype (class labels keep
-    theirs with ``y_numeric=False``). With ``reset`` the
+    A dask DataFrame ``X`` (and a dask Series ``y``) is read as the dask
+    array of its values, whose chunk lengths take one pass over the
+    partitions to count; its column names are checked and stored as
+    scikit-learn does for pandas input (``feature_names_in_``).
+
+    ``X`` must be 2-D of a float dtype, with NumPy chunks unless
+    ``accept_sparse`` (then scipy.sparse chunks too), as its ``_meta`` (the
+    type of its chunks) tells; anything else is a TypeError naming the chunk
+    type and the conversion, raised before any task runs. It is rechunked to
+    one chunk across its columns, so that a chunk holds whole rows. ``y`` (a
+    dask or NumPy array) is chunked as the rows of ``X``, in its dtype (class
+    labels keep theirs with ``y_numeric=False``). With ``reset`` the
     estimator's ``n_features_in_`` is set, otherwise checked, in
     scikit-learn's words. Non-finite values are refused by the first pass
     over them, not here.
@@ -302,6 +315,9 @@ def check_dask_data(estimator, X, *y, reset=False, y_numeric=True):
     reset : bool, default=False
     y_numeric : bool, default=True
         Cast ``y`` to the dtype of ``X``.
+    accept_sparse : bool, default=False
+        Whether chunks that are scipy.sparse matrices are accepted (by the
+        methods that call the in-memory method on every chunk).
 
     Returns
     -------
@@ -312,6 +328,12 @@ def check_dask_data(estimator, X, *y, reset=False, y_numeric=True):
 
     if not reset:
         check_is_fitted(estimator)
+    # A dask DataFrame's _meta is the empty pandas frame of its columns, which
+    # scikit-learn reads the names of (it does not read lazy frames').
+    _check_feature_names(estimator, X._meta if is_dask_frame(X) else X, reset=reset)
+    if is_dask_frame(X):
+        X = X.to_dask_array(lengths=True)
+    _check_chunk_type(estimator, X, accept_sparse)
     if X.ndim != 2 or not np.issubdtype(X.dtype, np.floating):
         raise ValueError(
             "A dask array X must be 2-D with a float dtype, got "
@@ -331,6 +353,8 @@ def check_dask_data(estimator, X, *y, reset=False, y_numeric=True):
     import dask.array as da
 
     (y,) = y
+    if type(y).__module__.split(".")[0] == "dask" and hasattr(y, "to_dask_array"):
+        y = y.to_dask_array(lengths=True)
     y = da.asarray(y)
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
         raise ValueError(
@@ -338,6 +362,34 @@ def check_dask_data(estimator, X, *y, reset=False, y_numeric=True):
         )
     y = y.rechunk((X.chunks[0],))
     return X, y.astype(X.dtype) if y_numeric else y
+
+
+def _check_chunk_type(estimator, X, accept_sparse):
+    """A TypeError unless the chunks of ``X`` are NumPy arrays (or accepted
+    scipy.sparse matrices).
+
+    The passes of the dask solvers do dense arithmetic on every chunk; given
+    sparse chunks they failed inside a worker, in NumPy's words. dask records
+    the chunks' type in ``X._meta``, so the check reads no chunk.
+    """
+    chunk = getattr(X, "_meta", None)
+    if chunk is None or type(chunk) is np.ndarray:
+        return
+    if accept_sparse and sp.issparse(chunk):
+        return
+    kind = type(chunk)
+    package = "scipy.sparse" if sp.issparse(chunk) else kind.__module__.split(".")[0]
+    name = f"{package}.{kind.__name__}"
+    convert = "chunk.toarray()" if sp.issparse(chunk) else "np.asarray(chunk)"
+    kinds = (
+        "NumPy array or scipy.sparse chunks" if accept_sparse else "NumPy array chunks"
+    )
+    raise TypeError(
+        f"{type(estimator).__name__} got a dask array X with {name} chunks; it "
+        f"takes {kinds} here (sparse chunks are not supported). Convert the "
+        f"chunks with X.map_blocks(lambda chunk: {convert}, dtype=X.dtype), "
+        "which keeps them on the workers, or pass the data in memory."
+    )
 
 
 # Labels take few values: count each value a strided subsample shows, a

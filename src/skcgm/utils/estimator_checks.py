@@ -65,7 +65,7 @@ _IMPORTANCE_SAMPLING_DRAWS_DIFFER = (
     "rows are drawn with probabilities proportional to their weighted "
     "sensitivities: a repeated row and its integer weight give the same "
     "objective but different draws, so the fits agree only in expectation; "
-    "sampling='full' passes."
+    "sampling='full' (or solver='lbfgs') passes."
 )
 
 
@@ -95,7 +95,15 @@ def _subspaces_underdetermined(estimator):
 
 
 def _samples_rows(estimator):
-    return getattr(estimator, "sampling", None) != "full"
+    """True when a fit on the checks' data (fewer than 10,000 rows) draws rows.
+
+    L-BFGS draws nothing: ``solver='lbfgs'``, and ``solver='auto'`` for
+    ``sampling='full'`` or with ``sample_size='auto'`` on so few rows; nor
+    does the exact proximal point method (``sampling='full'``).
+    """
+    if estimator.sampling == "full" or estimator.solver == "lbfgs":
+        return False
+    return estimator.solver == "proximal_point" or estimator.sample_size != "auto"
 
 
 def _uses_mini_batches(estimator):
