@@ -278,12 +278,13 @@ def test_passes_alternate_their_direction_across_fits(dask_client, data, monkeyp
     # Forget the earlier tests' fits of the same arrays (named by content).
     monkeypatch.setattr(module, "_LAST_PASS_REVERSED", collections.OrderedDict())
     X, y = _dask(*data, 1300)
+    params = dict(solver="proximal_point", random_state=0)
     # 3 passes with the Gram matrix of every row, 2 by default.
-    LocalSensitivityLogistic(leverage="exact", random_state=0).fit(X, y)
-    LocalSensitivityLogistic(random_state=0).fit(X, y)
+    LocalSensitivityLogistic(leverage="exact", **params).fit(X, y)
+    LocalSensitivityLogistic(**params).fit(X, y)
     assert directions == [True, False, True, False, True]
     other = _dask(data[0] + 1.0, data[1], 1300)
-    LocalSensitivityLogistic(random_state=0).fit(*other)
+    LocalSensitivityLogistic(**params).fit(*other)
     # A new array starts backwards, against the order persist computes it in.
     assert directions[5] is True
 
@@ -320,10 +321,13 @@ def test_two_passes_reach_the_minimizer_closely(dask_client):
     X, y = make_heavy_tailed_classification(60_000, 8, random_state=1)
     reference = LogisticRegression(tol=1e-10, max_iter=1000).fit(X, y)
     f_star = _sum_objective(X, y, reference.coef_[0], reference.intercept_[0])
-    # max_iter='auto' is one round on a dask array: the stop it means, no warning.
+    # max_iter='auto' is one round of Algorithm 2 on a dask array: the stop
+    # it means, no warning. (solver='auto' would fit 6,000 draws for 9
+    # coefficients by L-BFGS: test_auto_solver_on_dask.)
+    params = dict(solver="proximal_point", random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
-        model = LocalSensitivityLogistic(random_state=0).fit(*_dask(X, y, 7000))
+        model = LocalSensitivityLogistic(**params).fit(*_dask(X, y, 7000))
     # The uniform start, then the centre's sums with the draws.
     assert model.n_passes_ == 2
     assert model.n_iter_[0] == 1
@@ -332,7 +336,7 @@ def test_two_passes_reach_the_minimizer_closely(dask_client):
     assert 0 <= error < 2e-3
     # The same round asked for explicitly warns, as in memory.
     with pytest.warns(ConvergenceWarning, match="max_iter=1 rounds on the dask array"):
-        explicit = LocalSensitivityLogistic(max_iter=1, random_state=0).fit(
+        explicit = LocalSensitivityLogistic(max_iter=1, **params).fit(
             *_dask(X, y, 7000)
         )
     # The same draws; the chunks' sums can differ in their last bit from one
@@ -341,18 +345,16 @@ def test_two_passes_reach_the_minimizer_closely(dask_client):
     assert_allclose(explicit.coef_, model.coef_, rtol=1e-12)
     # leverage='auto' is 'sample' on a dask array; the Gram matrix of every
     # row ('exact') gives other draws of the same quality.
-    sampled = LocalSensitivityLogistic(leverage="sample", random_state=0)
+    sampled = LocalSensitivityLogistic(leverage="sample", **params)
     assert_allclose(sampled.fit(*_dask(X, y, 7000)).coef_, model.coef_, rtol=1e-12)
-    exact = LocalSensitivityLogistic(leverage="exact", random_state=0)
+    exact = LocalSensitivityLogistic(leverage="exact", **params)
     exact.fit(*_dask(X, y, 7000))
     assert exact.n_passes_ == 3
     assert not np.array_equal(exact.sample_indices_[0], model.sample_indices_[0])
     error = _sum_objective(X, y, exact.coef_[0], exact.intercept_[0]) / f_star - 1
     assert 0 <= error < 2e-3
     # More rounds: one pass each, and one more for the centre they stop at.
-    model = LocalSensitivityLogistic(max_iter=100, random_state=0).fit(
-        *_dask(X, y, 7000)
-    )
+    model = LocalSensitivityLogistic(max_iter=100, **params).fit(*_dask(X, y, 7000))
     assert model.history_[0]["objective"].shape == (model.n_iter_[0] + 1,)
     assert model.n_passes_ == 2 + model.n_iter_[0]
     error = _sum_objective(X, y, model.coef_[0], model.intercept_[0]) / f_star - 1
@@ -615,3 +617,71 @@ def test_full_on_dask_warns_when_max_iter_stops_it(dask_client, data):
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         LocalSensitivityLogistic(sampling="full").fit(*_dask(*data, 2000))
+
+
+def _issue_rows(n, d, random_state):
+    """Gaussian rows with a logistic link (issue 38's report)."""
+    rng = np.random.RandomState(random_state)
+    X = rng.standard_normal((n, d))
+    w = rng.standard_normal(d)
+    y = (rng.uniform(size=n) < 1 / (1 + np.exp(-X @ w))).astype(np.int64)
+    return X, y
+
+
+def test_auto_solver_on_dask_reads_every_row_when_one_round_draws_too_few():
+    # Issue 38, point 7: one round of 4,000 draws for 13 coefficients stopped
+    # at a relative objective error of 1.1e-3 on 40,000 x 12 rows. Below
+    # 2,000 draws per coefficient solver='auto' fits by L-BFGS instead.
+    dask_config = pytest.importorskip("dask").config
+    X, y = _issue_rows(40_000, 12, 0)
+    reference = LogisticRegression(solver="newton-cholesky", tol=1e-12).fit(X, y)
+    f_star = _sum_objective(X, y, reference.coef_[0], reference.intercept_[0])
+    with dask_config.set(scheduler="synchronous"), warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = LocalSensitivityLogistic(random_state=0).fit(*_dask(X, y, 5000))
+        one_round = LocalSensitivityLogistic(
+            solver="proximal_point", random_state=0
+        ).fit(*_dask(X, y, 5000))
+    assert np.isnan(model.history_[0]["prox_weight"]).all()
+    error = _sum_objective(X, y, model.coef_[0], model.intercept_[0]) / f_star - 1
+    assert 0 <= error < 1e-6
+    assert model.n_passes_ > one_round.n_passes_ == 2
+    # Without the intercept, 12 coefficients: still too few draws.
+    no_intercept = LocalSensitivityLogistic(fit_intercept=False)
+    assert no_intercept._solver(40_000, 12, on_dask=True) == "lbfgs"
+
+
+@pytest.mark.parametrize(
+    "n_samples, n_features, solver",
+    [
+        # 10% of the rows, at most 100,000, against 2,000 per coefficient.
+        (220_000, 10, "proximal_point"),
+        (200_000, 10, "lbfgs"),
+        (10_000_000, 49, "proximal_point"),
+        (10_000_000, 50, "lbfgs"),
+    ],
+)
+def test_auto_solver_on_dask_by_draws_per_coefficient(n_samples, n_features, solver):
+    model = LocalSensitivityLogistic()
+    assert model._solver(n_samples, n_features, on_dask=True) == solver
+    # An explicit sample size, or the in-memory rule, is not affected.
+    assert (
+        LocalSensitivityLogistic(sample_size=0.1)._solver(
+            n_samples, n_features, on_dask=True
+        )
+        == "proximal_point"
+    )
+    assert model._solver(n_samples, n_features, on_dask=False) == "proximal_point"
+
+
+def test_auto_solver_on_dask_keeps_one_round_with_enough_draws():
+    dask_config = pytest.importorskip("dask").config
+    X, y = _issue_rows(250_000, 4, 1)
+    with dask_config.set(scheduler="synchronous"):
+        model = LocalSensitivityLogistic(random_state=0).fit(*_dask(X, y, 50_000))
+    assert model.n_iter_[0] == 1 and model.n_passes_ == 2
+    assert np.isfinite(model.history_[0]["prox_weight"][1])
+    reference = LogisticRegression(solver="newton-cholesky", tol=1e-12).fit(X, y)
+    f_star = _sum_objective(X, y, reference.coef_[0], reference.intercept_[0])
+    error = _sum_objective(X, y, model.coef_[0], model.intercept_[0]) / f_star - 1
+    assert 0 <= error < 3e-4

@@ -60,6 +60,14 @@ _DASK_AUTO_SAMPLE = 100_000
 # passes.
 _IN_MEMORY_MAX_ITER = 100
 _DASK_MAX_ITER = 1
+# solver='auto' on a dask array (with sample_size='auto') runs that one round
+# only when it draws at least this many rows per coefficient, and L-BFGS on
+# all the rows otherwise. Measured (benchmarks/_defaults_dask_one_round.py,
+# BENCHMARKS.md): one round's relative objective error is about c (d + 1) / m
+# with c from 0.2 to 12 over the defaults panel's families; below 2,000 draws
+# per coefficient it exceeded 1e-3 in 32 of 39 cells (up to 1.2), from 2,000
+# on it stayed at most 5.4e-4 (10 cells).
+_DASK_DRAWS_PER_COEFFICIENT = 2000
 
 
 def _fit_binary(X, signs, weights, x0, *, options, seed):
@@ -260,11 +268,12 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         the solver is L-BFGS, as
         :class:`~sklearn.linear_model.LogisticRegression`'s). 'auto' means
         100 in memory and for L-BFGS on a dask array, and 1 round of
-        Algorithm 2 on a dask array, where a round costs
+        Algorithm 2 on a dask array (which ``solver='auto'`` runs only with
+        enough draws, see ``solver``), where a round costs
         a pass over the data (two when its speculative draws fail, see
         Notes) and one round from the uniform start reached relative
         objective errors of
-        :math:`2 \times 10^{-4}` to :math:`3 \times 10^{-4}` on 8,000,000
+        :math:`2 \\times 10^{-4}` to :math:`3 \\times 10^{-4}` on 8,000,000
         rows (see Notes); 'auto'
         stopping there raises no ConvergenceWarning. The sampled
         modes stop earlier by ``n_iter_no_change`` once they reach their
@@ -342,10 +351,18 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         ``C=10``, the default 100 rounds of the exact proximal point method
         stop at a coefficient error of 1.6 to the optimum (with a
         ConvergenceWarning), where L-BFGS reaches
-        :class:`~sklearn.linear_model.LogisticRegression`'s 0.064; and for
-        ``sample_size='auto'`` on fewer than 10,000 rows in memory (see
-        ``sample_size``). It is 'proximal_point' otherwise. The paper's
-        exact proximal point method is ``sampling='full',
+        :class:`~sklearn.linear_model.LogisticRegression`'s 0.064; and, with
+        ``sample_size='auto'``, on fewer than 10,000 rows in memory (see
+        ``sample_size``) and on a dask array whose round would draw fewer
+        than 2,000 rows per coefficient (10% of the rows, at most 100,000,
+        against ``n_features + fit_intercept``): one round leaves a
+        relative objective error of about :math:`c\\,(d + 1) / m`, with
+        :math:`c` from 0.2 to 12 over the families of the defaults panel
+        (``benchmarks/_defaults_dask_one_round.py``): with fewer draws it
+        exceeded 1e-3 in 32 of the panel's 39 cells (up to 1.2), with
+        more, at most :math:`5.4 \\times 10^{-4}` in its 10 cells; L-BFGS
+        reaches ``tol`` in tens of passes. It is 'proximal_point' otherwise. The
+        paper's exact proximal point method is ``sampling='full',
         solver='proximal_point'``.
 
     scores : {'theorem9', 'theorem10', 'leverage_only'}, default='theorem9'
@@ -556,15 +573,27 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
     the exact scores' draws (Poisson thinning, the same distribution)
     whenever the estimated scores bound the exact ones, which it checks;
     otherwise a second pass draws them again. ``sample_size='auto'`` draws
-    10% of the rows, at most 100,000, and always samples.
+    10% of the rows, at most 100,000, and samples when that makes at least
+    2,000 draws per coefficient (``solver='auto'``; L-BFGS otherwise).
     ``max_iter='auto'`` stops there after one round (two passes, with the
     uniform start): on 8,000,000 rows of 32 correlated features it reached a
-    relative objective error of :math:`2 \times 10^{-4}` (Gaussian rows)
-    to :math:`3 \times 10^{-4}` (Student t rows), where the in-memory
+    relative objective error of :math:`2 \\times 10^{-4}` (Gaussian rows)
+    to :math:`3 \\times 10^{-4}` (Student t rows), where the in-memory
     rule (100 rounds, ``n_iter_no_change=10``) reached
-    :math:`3 \times 10^{-5}` in 68 passes (see ``BENCHMARKS.md``). An int
-    ``max_iter`` gives more rounds, one pass each. ``n_jobs`` is unused
-    there (the chunks are the parallelism).
+    :math:`3 \\times 10^{-5}` in 68 passes (see ``BENCHMARKS.md``), and at
+    most :math:`5.4 \\times 10^{-4}` on the panel of
+    ``benchmarks/_defaults_dask_one_round.py`` (:math:`10^4` to
+    :math:`10^6` rows, 5 to 100 features). An int ``max_iter`` gives more
+    rounds, one pass each. With L-BFGS (``sampling='full'``,
+    ``solver='lbfgs'``, or too few draws) every evaluation of the
+    objective is one pass, which sums the losses and gradients of all the
+    one-vs-rest problems at once (L-BFGS minimizes their sum, whose
+    minimizer is theirs). ``n_jobs`` is unused there (the chunks are the
+    parallelism). A dask DataFrame is read as the dask array of its values
+    (one pass counts its partitions' lengths), its column names checked as
+    for pandas input; chunks must be NumPy arrays for a fit (scipy.sparse
+    chunks are refused before any task runs; the prediction methods take
+    them).
 
     Integer sample weights and repeated rows give the same objective but
     different draws (the rows are drawn from n_samples, not from the sum of
@@ -703,18 +732,20 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _solver(self, n_samples, on_dask):
+    def _solver(self, n_samples, n_features, on_dask):
         """The solver that ``solver='auto'`` stands for (see ``solver``)."""
         if self.solver != "auto":
             return self.solver
         if self.sampling == "full":
             return "lbfgs"
-        small = (
-            isinstance(self.sample_size, str)
-            and not on_dask
-            and n_samples < _AUTO_FULL_DATA_BELOW
-        )
-        return "lbfgs" if small else "proximal_point"
+        if not isinstance(self.sample_size, str):
+            return "proximal_point"
+        if not on_dask:
+            return "lbfgs" if n_samples < _AUTO_FULL_DATA_BELOW else "proximal_point"
+        draws = min(math.ceil(_AUTO_FRACTION * n_samples), _DASK_AUTO_SAMPLE)
+        n_coefficients = n_features + int(self.fit_intercept)
+        few = draws < _DASK_DRAWS_PER_COEFFICIENT * n_coefficients
+        return "lbfgs" if few else "proximal_point"
 
     def _options(self, solver):
         return dict(
@@ -832,7 +863,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         seeds = [int(seed) for seed in rng.randint(MAX_SEED, size=n_problems)]
 
         positives = classes[1:] if n_problems == 1 else classes
-        options = self._options(self._solver(n_samples, on_dask=False))
+        options = self._options(self._solver(n_samples, n_features, on_dask=False))
         jobs = (
             delayed(_fit_binary)(
                 X,
@@ -896,25 +927,28 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         import dask
         import dask.array as da
 
-        solver = self._solver(X.shape[0], on_dask=True)
-        if solver == "proximal_point" and self.sampling == "full":
+        # Refused whatever the size (which 'auto' reads), unless nothing is
+        # sampled: the same parameters fail or fit on every dask array.
+        if self.solver == "proximal_point" and self.sampling == "full":
             raise ValueError(
                 "sampling='full' with solver='proximal_point' needs X in memory; "
                 "a dask array X is fitted on all its rows with solver='lbfgs' "
                 "(or 'auto')."
             )
-        if solver == "proximal_point" and self.sampling == "leverage":
+        sampled = self.solver != "lbfgs" and self.sampling != "full"
+        if sampled and self.sampling == "leverage":
             raise ValueError(
                 "sampling='leverage' needs X in memory; a dask array X is "
                 "fitted with sampling='local_sensitivity', 'uniform' or 'full'."
             )
-        if solver == "proximal_point" and self.leverage == "sketch":
+        if sampled and self.leverage == "sketch":
             raise ValueError(
                 "leverage='sketch' needs X in memory; a dask array X is fitted "
                 "with leverage='auto', 'sample' or 'exact'."
             )
         X, y = check_dask_data(self, X, y, reset=True, y_numeric=False)
         n_samples, n_features = X.shape
+        solver = self._solver(n_samples, n_features, on_dask=True)
         classes, counts = dask_class_counts(y)
         # The targets' type from their distinct values: scikit-learn's error
         # for continuous targets, without a pass of its own.
