@@ -725,13 +725,16 @@ def test_overflow_raises_sgd_value_error(errstate, scale, params):
 
 
 def test_float32_coefficients_that_overflow_raise():
-    # The iterates are float64; coef_ in float32 would hold inf.
+    # The iterates are float64; coef_ in float32 would hold inf. eta0=1e40
+    # moves them beyond float32's range at the first step (this test used
+    # delta=1e-300, whose steps of 1e281 were the rounding noise that the
+    # floor of the metric now removes: see the delta tests below).
     rng = np.random.RandomState(0)
     X = rng.standard_normal((60, 6)) * (rng.rand(60, 6) < 0.5)
     y = rng.randint(0, 2, 60)
     model = CompAdaGradClassifier(
         n_components=64,
-        delta=1e-300,
+        eta0=1e40,
         batch_size=1,
         alpha=0.0,
         max_iter=5,
@@ -739,6 +742,9 @@ def test_float32_coefficients_that_overflow_raise():
     )
     with pytest.raises(ValueError, match=_OVERFLOW):
         model.fit(X.astype(np.float32), y)
+    # In float64 the same fit is finite, beyond float32's range.
+    model.fit(X, y)
+    assert np.finfo(np.float32).max < np.abs(model.coef_).max() < np.inf
 
 
 def test_failed_partial_fit_leaves_the_model_unchanged():
@@ -792,11 +798,14 @@ def test_tiny_delta_on_half_zero_data_fits():
 
 
 def test_l1_step_on_an_underflowed_metric_raises_sgd_value_error():
-    # tau * delta = 1e-600 underflows the complement metric: the homotopy's
-    # Cholesky factorization raised numpy's LinAlgError ("Matrix is not
-    # positive definite") out of fit (issue 16). 'balanced' (as 'paper')
-    # underflows here; the default 'adaptive' fits, with finite coefficients.
-    rng = np.random.RandomState(9)
+    # tau = 1e-300 makes the complement metric negligible next to the
+    # subspace part: the homotopy's Cholesky factorization raised numpy's
+    # LinAlgError ("Matrix is not positive definite") out of fit (issue 16).
+    # 'balanced' is singular here; the default 'adaptive' fits, with finite
+    # coefficients. (Seed 9 relied on delta=1e-300 in the subspace part too,
+    # which the rounding floor of the metric now keeps at the level of the
+    # statistics: issue 38.)
+    rng = np.random.RandomState(4)
     X = rng.standard_normal((8, 4)) * 1e-8
     y = rng.randint(0, 2, 8)
     model = CompAdaGradClassifier(

@@ -13,6 +13,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import unique_labels
 from sklearn.utils.validation import check_is_fitted
 
+from ..optim._compadagrad import DELTA_BOUNDS
 from ..optim._compadagrad_auto import auto_n_components
 from ..optim._compadagrad_solver import (
     CompAdaGradSolution,
@@ -193,9 +194,31 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         Weight :math:`\\tau > 0` of the complement (diagonal) term.
 
     delta : float, default=1e-2
-        Damping :math:`\\delta > 0` of both terms (the paper's
-        :math:`\\delta_r = \\delta_c`). Not called ``epsilon``, which in
-        SGDClassifier is the Huber margin.
+        Damping :math:`\\delta` of both terms (the paper's :math:`\\delta_r
+        = \\delta_c > 0`), in the units of the gradients: a diagonal step
+        moves coordinate :math:`i` by :math:`\\eta g_i / (|g_i| + \\delta)`,
+        so :math:`\\delta` bounds the first steps where the gradients are
+        still small. Accepted in :math:`[2^{-1022}, 2^{1022}]`, the normal
+        float64 numbers whose reciprocal is normal too: a step divides by
+        :math:`\\delta` where no gradient has been seen. Below the rounding
+        level of the preconditioner's statistics :math:`\\delta` acts as
+        that level: a subspace direction whose eigenvalue of :math:`S_t` is
+        under :math:`k\\epsilon` times the largest, :math:`\\mu_{\\max}`
+        (:math:`\\epsilon` the float64 machine epsilon), gets a metric
+        eigenvalue of at least :math:`(k \\epsilon \\mu_{\\max})^{1/2}`,
+        and a complement entry is at least :math:`n \\epsilon
+        (\\operatorname{tr} G_t)^{1/2}`. The gradient there is rounding
+        noise, which divided by a smaller :math:`\\delta` would make steps
+        of up to :math:`10^{281}` (``delta=1e-300``); at the level no
+        direction moves by more than about :math:`\\eta` per step (times
+        the variant's rate), AdaGrad's bound, so a tiny :math:`\\delta` is
+        the undamped method, not an overflow. Other directions, diagonal AdaGrad
+        (``n_components=0``, whose statistics are exact) and a
+        :math:`\\delta` above the level are unaffected: the default as long
+        as :math:`k \\epsilon \\mu_{\\max} < \\delta^2 = 10^{-4}`
+        (squared gradients summing to less than about :math:`10^9`). See
+        the user guide, "The damping and rounding". Not called
+        ``epsilon``, which in SGDClassifier is the Huber margin.
 
     variant : {'adaptive', 'balanced', 'theory', 'paper'}, default='adaptive'
         The form of the subspace term. 'paper' is eq. (5) as in the paper's
@@ -496,7 +519,7 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
             Interval(Integral, 0, None, closed="left"),
         ],
         "tau": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, None, closed="neither")],
+        "delta": [Interval(Real, *DELTA_BOUNDS, closed="both")],
         "variant": [StrOptions({"paper", "theory", "balanced", "adaptive"})],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],

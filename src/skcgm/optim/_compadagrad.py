@@ -80,6 +80,14 @@ _STEP_EPS = 1e-12
 _ACTIVE_SET_MAX_ITER = 100
 _FULL_EXCHANGES = 3
 
+# The accepted damping, [2^-1022, 2^1022]: the normal float64 numbers whose
+# reciprocal is normal too. A step divides by delta where a coordinate or a
+# direction has no gradient yet (1 / d in the diagonal step, B = (D + lambda
+# I)^{-1} in eqs. 14-15): a subnormal delta made that infinite (NaN steps),
+# and a delta above 2^1022 made B subnormal, whose Gram Pi B Pi^T then lost
+# its digits.
+DELTA_BOUNDS = (2.0**-1022, 2.0**1022)
+
 # The hyper-parameters of a step (compadagrad_step and _make_stepper).
 _STEP_CONSTRAINTS = {
     "eta": [StrictInterval(Real, 0, None, closed="neither")],
@@ -87,7 +95,7 @@ _STEP_CONSTRAINTS = {
     "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
     "l1_ratio": [StrictInterval(Real, 0, 1, closed="both"), None],
     "tau": [StrictInterval(Real, 0, None, closed="left")],
-    "delta": [StrictInterval(Real, 0, None, closed="neither")],
+    "delta": [StrictInterval(Real, *DELTA_BOUNDS, closed="both")],
     "variant": [StrOptions({"paper", "theory", "balanced", "adaptive"})],
 }
 
@@ -422,12 +430,33 @@ def compadagrad_step(
         n_padded_``) or when the penalty is a pure ridge (``penalty='l2'``,
         or 'elasticnet' with ``l1_ratio=0``) with ``alpha > 0``.
     delta : float, default=1e-2
-        The damping :math:`\\delta = \\delta_r = \\delta_c > 0` (the paper
+        The damping :math:`\\delta = \\delta_r = \\delta_c` (the paper
         ties them and tunes them, reporting no value). 1e-2 leaves unit-scale
         gradients almost undamped (diagonal steps :math:`\\eta g_i / (|g_i| +
         \\delta)`) while bounding the first steps on coordinates and
         directions with tiny gradients; inside the root ('paper') it acts as
-        :math:`\\sqrt{\\delta} = 0.1` on the subspace.
+        :math:`\\sqrt{\\delta} = 0.1` on the subspace. Accepted in
+        :math:`[2^{-1022}, 2^{1022}]`, the normal float64 numbers whose
+        reciprocal is normal too. With a subspace, the metric never falls
+        below the rounding level of the statistics (:math:`\\epsilon` the
+        float64 machine epsilon): an eigenvalue :math:`\\mu_j \\le k
+        \\epsilon \\mu_{\\max}` of :math:`S` counts as 0 and the
+        eigenvalue :math:`\\kappa_j` of the subspace term is at least
+        :math:`(k \\epsilon \\mu_{\\max})^{1/2}` (with :math:`\\mu` the
+        eigenvalues of :math:`\\tilde\\Pi G_t \\tilde\\Pi^\\top` except
+        for 'paper'), and the entries of :math:`D / \\tau` are at
+        least :math:`n \\epsilon (\\operatorname{tr} S / c^2 + \\sum_i
+        s_i)^{1/2} = n \\epsilon (\\operatorname{tr} G_t)^{1/2}`, the
+        rounding error of :math:`P^\\perp g` summed over the steps. The
+        gradient's component along a zeroed eigenvector :math:`v` is
+        rounding noise too, :math:`(v^\\top \\Pi g_t)^2 \\le v^\\top S v`:
+        divided by :math:`\\delta` alone it would move :math:`x` by up to
+        :math:`\\eta (k \\epsilon \\mu_{\\max})^{1/2} / \\delta`
+        (:math:`10^{281}` at ``delta=1e-300``), at the floor by at most
+        about :math:`\\eta` (times the variant's rate). Resolved directions
+        are above the floor, so a :math:`\\delta` above it is used exactly
+        as given, and so is any :math:`\\delta` in the diagonal limit
+        (``n_components_ = 0``), whose statistics are exact.
     variant : {'paper', 'theory', 'balanced', 'adaptive'}, default='paper'
         Where :math:`\\delta` sits in the subspace part, which :math:`\\Pi`
         is used and the rate of the subspace step (see above). The default
@@ -480,6 +509,9 @@ def compadagrad_step(
     :math:`k^3/3` for a Cholesky factorization,
     :math:`2k^2` for a solve with its factor, one per elementwise operation.
     They are deterministic, so tests can check the complexity in :math:`n`.
+    The rounding floors of the metric (see ``delta``), :math:`O(n + k)`
+    sums and comparisons that leave the step unchanged unless
+    :math:`\\delta` is below the rounding level, are not counted.
 
     References
     ----------
@@ -650,12 +682,22 @@ def _update(state, g, projection, eta, lam1, lam2, tau, delta, variant):
         # the first k steps). Left as they are, the square root of 'theory'
         # would turn a 1e-16 rounding error into a 1e-8 one.
         mu = mu.copy()
-        mu[mu <= k * _EPS * mu[-1]] = 0.0
+        cut = k * _EPS * max(float(mu[-1]), 0.0)
+        mu[mu <= cut] = 0.0
+        # The gradient's component along a zeroed eigenvector v is rounding
+        # noise too, bounded only by (v^T p)^2 <= v^T S v <= cut (S includes
+        # p p^T): divided by delta alone it would move x by up to eta
+        # sqrt(cut) / delta (1e281 at delta=1e-300, issue 38). So the
+        # metric's eigenvalues are at least that level, sqrt(cut) in the
+        # units of the root: then no direction moves by more than eta (times
+        # the variant's rate), AdaGrad's bound in exact arithmetic. Resolved
+        # eigenvalues (mu > cut) are above it: only a delta below the
+        # rounding level changes anything.
         if variant == "paper":
-            kappa = np.sqrt(mu + delta)
+            kappa = np.sqrt(np.maximum(mu + delta, cut))
         else:
             # (S~)^{1/2} + delta I with S~ = S / c^2, moved onto Pi = c Pi~.
-            kappa = (np.sqrt(mu / c2) + delta) / c2
+            kappa = np.maximum(np.sqrt(mu / c2) + delta, np.sqrt(cut / c2)) / c2
             if variant == "balanced":
                 # The subspace part at its own bound-optimal rate, eta
                 # sqrt(k): its regret term is measured in ||P(x* - x_t)||_2,
@@ -677,6 +719,20 @@ def _update(state, g, projection, eta, lam1, lam2, tau, delta, variant):
     if not full:
         dvec = np.sqrt(np.asarray(complement_sq, dtype=np.float64))
         dvec += delta
+        if k:
+            # P_perp g = g - Pi^T Pi g / c^2 comes out of inner products of
+            # length up to n, with absolute rounding errors up to about
+            # n eps ||g||: the roots of s are resolved only to n eps
+            # sqrt(tr G_t), tr G_t = tr S / c^2 + sum(s). A coordinate whose
+            # complement gradients cancel to rounding level would, with a
+            # delta below that, get an entry of D so small that the weighted
+            # projection of eqs. (14)-(15) amplifies the errors (1e125 at
+            # delta=1e-300 on gradients in the subspace). Without a subspace
+            # (diagonal AdaGrad) nothing mixes the coordinates: s is exact.
+            total = float(np.trace(subspace_gram)) / c2 + float(
+                np.sum(complement_sq, dtype=np.float64)
+            )
+            np.maximum(dvec, n * _EPS * np.sqrt(total), out=dvec)
         dvec *= tau
         flops += 3 * n
 

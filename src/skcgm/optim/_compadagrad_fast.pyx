@@ -357,6 +357,7 @@ cdef int _statistics(
     plus the code of :func:`_eigen_start`."""
     cdef Py_ssize_t n = P.n, k = P.k, i, j
     cdef int eigen
+    cdef double trace = 0.0, total = 0.0, floor
     # p = Pi g, Pi x, P g and P x.
     _apply(P, g, x, ws.t, ws.back, ws.p, ws.px)
     _apply_transpose(P, ws.p, ws.px, 1.0 / st.c2, ws.pg, ws.pxb)
@@ -368,8 +369,15 @@ cdef int _statistics(
         ws.s_new[i] = s[i] + ws.pg[i] * ws.pg[i]
     if not (_all_finite(ws.S_new, k * k) and _all_finite(ws.s_new, n)):
         return 1
+    # The entries of D are at least the rounding level of the roots of s,
+    # n eps sqrt(tr G_t) (see the Python step).
+    for i in range(k):
+        trace += ws.S_new[i + i * k]
     for i in range(n):
-        ws.dvec[i] = (sqrt(ws.s_new[i]) + st.delta) * st.tau
+        total += ws.s_new[i]
+    floor = n * EPS * sqrt(trace / st.c2 + total)
+    for i in range(n):
+        ws.dvec[i] = max(sqrt(ws.s_new[i]) + st.delta, floor) * st.tau
     eigen = _eigen_start(P, ws, sec, mu, V, fresh)
     return 2 if eigen == 2 else 3 + eigen
 
@@ -406,7 +414,7 @@ cdef int _step(
     """
     cdef Py_ssize_t n = P.n, k = P.k, i
     cdef int eigen, status
-    cdef double c2 = st.c2, lam = st.lam, a, total, root_sum, rank, top
+    cdef double c2 = st.c2, lam = st.lam, a, total, root_sum, rank, cut, floor
     cdef long long flops, n_updates = counters[0]
     cdef bint fresh
     cdef Secular sec
@@ -447,16 +455,18 @@ cdef int _step(
             flops += 9 * k * k * k - (12 * k * k + 2 * k * k * k)
 
     # 3. Subspace part, eq. (13), in the eigenbasis. Eigenvalues at
-    # rounding level are zeros (see the Python step).
-    top = ws.mu_new[k - 1]
+    # rounding level are zeros, and the metric's eigenvalues are at least
+    # that level (see the Python step).
+    cut = k * EPS * max(ws.mu_new[k - 1], 0.0)
     for i in range(k):
-        ws.mu_cut[i] = 0.0 if ws.mu_new[i] <= k * EPS * top else ws.mu_new[i]
+        ws.mu_cut[i] = 0.0 if ws.mu_new[i] <= cut else ws.mu_new[i]
     if st.variant == 0:
         for i in range(k):
-            ws.kappa[i] = sqrt(ws.mu_cut[i] + st.delta)
+            ws.kappa[i] = sqrt(max(ws.mu_cut[i] + st.delta, cut))
     else:
+        floor = sqrt(cut / c2)
         for i in range(k):
-            ws.kappa[i] = (sqrt(ws.mu_cut[i] / c2) + st.delta) / c2
+            ws.kappa[i] = max(sqrt(ws.mu_cut[i] / c2) + st.delta, floor) / c2
         if st.variant == 2:
             a = sqrt(<double>k)
             for i in range(k):
