@@ -30,28 +30,44 @@ A second panel, :func:`run_lsh_panel`, times random features with and without
 the index beyond the grid (n up to 2e5) and for more iterations
 (``n_samples`` 100 and 1000), where the index can pay for its construction.
 
+A third, :func:`run_refine_panel` (issue 38), measures ``refine='swap'``
+against plain herding (``refine=None``) with every other parameter at its
+default, on a panel of data families (Gaussian mixtures at d = 2, 10 and 50,
+Student t rows with outliers, the uniform cube, the swiss roll, the digits
+images, alone and per class), n from 2^10 to 2^16 and n_samples from 16 to
+2048: the share of the fit the swap passes take, the swaps made and the
+ratio of the squared MMDs, beside what ``refine='auto'`` resolved to.
+
 Usage::
 
     python benchmarks/_defaults_herding.py [--full] [--panel all] [--json PATH]
+    python benchmarks/_defaults_herding.py --panel refine [--json PATH]
 """
 
 import argparse
+import contextlib
+import io
+import re
 import time
 
+import numpy as np
 from _common import format_table, machine_caption, machine_info, write_json
+from sklearn.datasets import load_digits, make_swiss_roll
 from sklearn.metrics.pairwise import rbf_kernel
 from threadpoolctl import threadpool_limits
 
-from skcgm.datasets import make_gaussian_mixture
+from skcgm.datasets import make_gaussian_mixture, make_heavy_tailed_classification
 from skcgm.sampling import KernelHerdingSampler
 
 SEED = 0
 SIZES = (1_000, 3_000, 10_000, 20_000, 30_000, 50_000)
 DIMENSIONS = (2, 20, 64)
+# The thresholds of feature_map and maxip weigh herding's own searches: the
+# swap passes of refine='auto' (the refine panel) are left out.
 METHODS = {
-    "exact": {"feature_map": "exact", "maxip": "exact"},
-    "rff": {"feature_map": "rff", "maxip": "exact"},
-    "rff+lsh": {"feature_map": "rff", "maxip": "lsh"},
+    "exact": {"feature_map": "exact", "maxip": "exact", "refine": None},
+    "rff": {"feature_map": "rff", "maxip": "exact", "refine": None},
+    "rff+lsh": {"feature_map": "rff", "maxip": "lsh", "refine": None},
 }
 
 
@@ -63,8 +79,8 @@ def _scale_gamma(X):
 
 def _subset_terms(X, sampler, gamma):
     """``w' K_SS w - 2 w' K_SX p`` of the subset, in the exact RBF kernel."""
-    S = X[sampler.sample_indices_]
-    w = sampler.sample_weight_
+    S = X[sampler.support_]
+    w = sampler.support_weight_
     cross = rbf_kernel(S, X, gamma=gamma).mean(axis=1) @ w
     return float(w @ rbf_kernel(S, gamma=gamma) @ w - 2.0 * cross)
 
@@ -222,19 +238,193 @@ def run_lsh_panel(
     return results
 
 
+def _digits(n, seed):
+    return load_digits(return_X_y=True)
+
+
+def _uniform_cube(n, seed):
+    return np.random.RandomState(seed).uniform(size=(n, 5)), None
+
+
+def _swiss_roll(n, seed):
+    return make_swiss_roll(n, random_state=seed)[0], None
+
+
+def _heavy_tailed(n, seed):
+    return make_heavy_tailed_classification(n, 20, random_state=seed)[0], None
+
+
+def _mixture(d):
+    def draw(n, seed):
+        return make_gaussian_mixture(n, d, random_state=seed), None
+
+    return draw
+
+
+# Family: (draw(n, seed) -> (X, y or None), fixed n or None, per_class).
+REFINE_FAMILIES = {
+    "mixture d=2": (_mixture(2), None, False),
+    "mixture d=10": (_mixture(10), None, False),
+    "mixture d=50": (_mixture(50), None, False),
+    "Student t d=20": (_heavy_tailed, None, False),
+    "uniform cube d=5": (_uniform_cube, None, False),
+    "swiss roll d=3": (_swiss_roll, None, False),
+    "digits d=64": (_digits, 1797, False),
+    "digits per class": (_digits, 1797, True),
+}
+# n to the n_samples measured there: 16, about sqrt(n), the default 100, and
+# larger budgets, up to n/4, where the passes cost most. At 2^16 the defaults
+# use random features, whose swap passes cost up to 10 times herding's
+# iterations: n_samples stops at 256 there (256 took 40 s, 1024 would take
+# minutes).
+REFINE_GRID = {
+    1024: (16, 32, 64, 100, 256),
+    1797: (16, 42, 100, 256),
+    4096: (16, 64, 100, 256, 1024),
+    16384: (16, 100, 128, 1024, 2048),
+    65536: (16, 100, 256),
+}
+
+
+_ELAPSED = re.compile(r"elapsed ([0-9.e+-]+) s\.$")
+
+
+def _swap_seconds(log):
+    """Seconds of the swap passes, from the fit's own progress lines.
+
+    Every ``Swap passes`` line follows the last iteration line of its run:
+    the difference of their elapsed times is the passes'.
+    """
+    lines = log.splitlines()
+    seconds = 0.0
+    for before, line in zip(lines, lines[1:]):
+        if line.startswith("Swap passes"):
+            end, begin = (float(_ELAPSED.search(x).group(1)) for x in (line, before))
+            seconds += end - begin
+    return seconds
+
+
+def _refine_fits(X, y, m, per_class, repeats):
+    """The default fit and the other refinement, timed; their measures."""
+    params = {"n_samples": m, "per_class": per_class, "random_state": SEED}
+    fits = {}
+    for refine in ("auto", None):
+        if refine is None:
+            # The refinement 'auto' did not pick.
+            refine = None if fits["auto"]["sampler"].refine_ == "swap" else "swap"
+        cpu, swap_seconds, wall = [], 0.0, 0.0
+        for _ in range(repeats):
+            sampler = KernelHerdingSampler(refine=refine, verbose=1, **params)
+            log = io.StringIO()
+            start, start_cpu = time.perf_counter(), time.process_time()
+            with contextlib.redirect_stdout(log):
+                sampler.fit(X, y)
+            cpu.append(time.process_time() - start_cpu)
+            wall += time.perf_counter() - start
+            swap_seconds += _swap_seconds(log.getvalue())
+        fits[refine] = {"cpu": min(cpu), "share": swap_seconds / wall}
+        fits[refine]["sampler"] = sampler
+    auto = fits.pop("auto")
+    fits[auto["sampler"].refine_] = auto
+    plain, swap = fits[None]["sampler"], fits["swap"]["sampler"]
+    return {
+        "feature_map": auto["sampler"].feature_map_name_,
+        "auto": auto["sampler"].refine_ or "None",
+        "fraction": m / X.shape[0],
+        "time_plain": fits[None]["cpu"],
+        "time_swap": fits["swap"]["cpu"],
+        "share": fits["swap"]["share"],
+        "n_swaps": swap.n_swaps_,
+        "mmd2_plain": -plain.score(X),
+        "mmd2_swap": -swap.score(X),
+        "mmd2_ratio": swap.score(X) / plain.score(X),
+    }
+
+
+REFINE_COLUMNS = (
+    ("family", "family", "s"),
+    ("n", "n", "d"),
+    ("m", "n_samples", "d"),
+    ("fraction", "n_samples / n", ".4f"),
+    ("feature_map", "feature map", "s"),
+    ("time_plain", "CPU s None", ".3f"),
+    ("time_swap", "CPU s 'swap'", ".3f"),
+    ("share", "passes / 'swap' fit", ".2f"),
+    ("n_swaps", "swaps", "d"),
+    ("mmd2_ratio", "MMD² 'swap' / None", ".3f"),
+    ("auto", "'auto'", "s"),
+)
+
+
+def format_refine(results):
+    """The refine panel as a Markdown table, one line per case."""
+    lines = [
+        "| " + " | ".join(label for _, label, _ in REFINE_COLUMNS) + " |",
+        "|" + "---|" * len(REFINE_COLUMNS),
+    ]
+    for row in results.values():
+        cells = [format(row[key], fmt) for key, _, fmt in REFINE_COLUMNS]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def run_refine_panel(families=REFINE_FAMILIES, grid=REFINE_GRID):
+    """``refine='swap'`` against plain herding over a panel of data families.
+
+    Every fit is single threaded with the defaults (``gamma='scale'``,
+    ``feature_map='auto'``, ``maxip='auto'``) but ``n_samples`` and
+    ``refine``; CPU times are the best of 20 fits up to n = 2048, of 5 up
+    to n = 4096, one fit above. The share of the swap passes in the refined
+    fit is read off its progress lines (``verbose=1``): the seconds between
+    the last iteration and the swap line, summed over the fits and divided
+    by their summed wall time (the lines are stamped in hundredths of a
+    second, hence the repeats of the short fits; one clock inside each fit,
+    so the load of a shared machine moves both ends alike). The
+    squared MMDs are the sampler's own (:meth:`score`), in the exact kernel
+    for 'exact' and in the random-feature space for 'rff', where both fits
+    share the features (one ``random_state``).
+
+    Returns
+    -------
+    results : dict
+        ``"family, n=..., m=..."`` to the measures of that case.
+    """
+    results = {}
+    with threadpool_limits(1):
+        for family, (draw, fixed, per_class) in families.items():
+            for n in (fixed,) if fixed else [n for n in grid if n != 1797]:
+                X, y = draw(n, SEED)
+                repeats = 20 if n <= 2048 else 5 if n <= 4096 else 1
+                for m in grid[n]:
+                    print(f"[defaults_herding] {family}, n={n}, m={m} ...", flush=True)
+                    row = {"family": family, "n": n, "d": X.shape[1], "m": m}
+                    row.update(_refine_fits(X, y, m, per_class, repeats))
+                    print(format_refine({"": row}).splitlines()[-1], flush=True)
+                    results[f"{family}, n={n}, m={m}"] = row
+    return results
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="repeats, every exact fit")
     parser.add_argument("--json", metavar="PATH", help="also write the results here")
     parser.add_argument(
         "--panel",
-        choices=["grid", "lsh", "all"],
+        choices=["grid", "lsh", "refine", "all"],
         default="all",
-        help="the n x d grid, the LSH panel beyond it, or both (all)",
+        help="the n x d grid, the LSH panel beyond it, refine's data families, "
+        "or all three",
     )
     args = parser.parse_args(argv)
     machine = machine_info()
-    results, lsh = {}, {}
+    results, lsh, refine = {}, {}, {}
+    if args.panel in ("refine", "all"):
+        refine = run_refine_panel()
+        print(
+            "\nrefine='swap' against refine=None, defaults otherwise, single "
+            f"thread.\n{machine_caption(machine)}\n"
+        )
+        print(format_refine(refine))
     if args.panel in ("lsh", "all"):
         lsh = run_lsh_panel()
         print(f"\nRFF with and without LSH.\n{machine_caption(machine)}\n")
@@ -243,7 +433,8 @@ def main(argv=None):
         results = run_panel(quick=not args.full)
     if not results:
         if args.json:
-            write_json(args.json, machine, {"seed": SEED}, {"grid": {}, "lsh": lsh})
+            panels = {"grid": {}, "lsh": lsh, "refine": refine}
+            write_json(args.json, machine, {"seed": SEED}, panels)
         return
     print(
         "\nKernelHerdingSampler defaults (n_samples=100, gamma='scale', "
@@ -257,7 +448,8 @@ def main(argv=None):
         print()
     if args.json:
         config = {"quick": not args.full, "seed": SEED, "methods": METHODS}
-        write_json(args.json, machine, config, {"grid": results, "lsh": lsh})
+        panels = {"grid": results, "lsh": lsh, "refine": refine}
+        write_json(args.json, machine, config, panels)
 
 
 if __name__ == "__main__":

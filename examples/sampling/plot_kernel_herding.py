@@ -66,16 +66,19 @@ def mmd2(indices, weights):
 #
 # With ``learning_rate='herding'`` (the step :math:`1/(t+1)` of classical herding),
 # every pick gets the same weight :math:`1/m`: ``fit_resample`` returns the
-# ``m`` picks, a row picked twice appearing twice, so the returned rows,
-# unweighted, *are* the herded subset (``sample_indices_`` holds the distinct
-# rows and ``sample_weight_`` their weights). The herding points cover every
-# blob in proportion to its mass, with even spacing; the random points clump
-# in places and leave gaps elsewhere.
+# ``m`` picks, ``X[sample_indices_]``, a row picked twice appearing twice, so
+# the returned rows, unweighted, *are* the herded subset (``support_`` holds
+# the distinct rows and ``support_weight_`` their weights). Here, 50 picks of
+# 2,000 rows, the default ``refine='auto'`` also runs swap passes after the
+# picks (``refine_`` says so): each pick in turn is replaced by the row that
+# most lowers the squared MMD. The herding points cover every blob in
+# proportion to its mass, with even spacing; the random points clump in places
+# and leave gaps elsewhere.
 m = 50
 sampler = KernelHerdingSampler(n_samples=m, kernel="rbf", gamma=gamma, random_state=0)
 X_herd, _ = sampler.fit_resample(X)
 random_idx = rng.choice(n, size=m, replace=False)
-mmd2_herd = mmd2(sampler.resample_indices_, np.full(m, 1 / m))
+mmd2_herd = mmd2(sampler.sample_indices_, np.full(m, 1 / m))
 mmd2_random = mmd2(random_idx, np.full(m, 1 / m))
 
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.5), sharex=True, sharey=True)
@@ -91,12 +94,16 @@ axes[0].legend(loc="upper left")
 fig.tight_layout()
 
 # %%
-# The fitted sampler also records the squared MMD after every pick
-# (``objective_history_``) and the number of candidates scored per iteration
-# (``n_scored_``: all ``n`` rows for the exact search). ``score(X)`` is minus
-# the squared MMD, here on the training data.
+# The fitted sampler also records the squared MMD after every pick, before the
+# swaps (``objective_history_``), and the number of candidates scored per
+# iteration (``n_scored_``: all ``n`` rows for the exact search). ``score(X)``
+# is minus the squared MMD of the returned subset, here on the training data.
 score = sampler.score(X)
 print(f"herding, {m} rows: MMD^2 {mmd2_herd:.3e}, score {score:.3e}")
+print(
+    f"refine_={sampler.refine_!r}: {sampler.n_swaps_} swaps; MMD^2 of the "
+    f"picks before them {sampler.objective_history_[-1]:.3e}"
+)
 print(f"random,  {m} rows: MMD^2 {mmd2_random:.3e}")
 print(f"candidates scored per iteration: {np.mean(sampler.n_scored_):.0f} of {n}")
 
@@ -108,13 +115,13 @@ print(f"candidates scored per iteration: {np.mean(sampler.n_scored_):.0f} of {n}
 # sampling in expectation, :math:`\mathbb{E}\,\mathrm{MMD}^2 = (1 -
 # \|\mu\|^2)/m` for draws with replacement. On low-dimensional data herding
 # does much better: its squared MMD falls roughly as :math:`1/m^2`. One fit
-# of 256 picks gives every smaller subset too, since the first :math:`m`
-# picks of ``learning_rate='herding'`` (``resample_indices_[:m]``) are the herding
-# subset of size :math:`m`; the i.i.d. curve is the median over 20 random
-# subsets.
+# of 256 picks of the paper's recursion (``refine=None``, no swaps) gives every
+# smaller subset too, since its first :math:`m` picks (``sample_indices_[:m]``)
+# are the herding subset of size :math:`m`; the i.i.d. curve is the median over
+# 20 random subsets.
 sizes = np.array([4, 8, 16, 32, 64, 128, 256])
 long_run = KernelHerdingSampler(
-    n_samples=sizes[-1], kernel="rbf", gamma=gamma, random_state=0
+    n_samples=sizes[-1], kernel="rbf", gamma=gamma, refine=None, random_state=0
 ).fit(X)
 herding_curve = long_run.objective_history_[sizes - 1]
 iid_curve = np.array(

@@ -6,7 +6,8 @@ sample weights from 0 to 1e300 and every option at its boundaries: the
 fitted weights are finite and sum to 1, ``fit_resample`` returns exactly
 ``n_samples`` rows (or a ValueError / TypeError), ``score`` is finite and
 at most 0, no numpy RuntimeWarning escapes, the input is left untouched and
-one random_state gives one result.
+one random_state gives one result. The returned rows are
+``X[sample_indices_]`` (imbalanced-learn's convention).
 """
 
 # Authors: The skcgm developers
@@ -146,24 +147,69 @@ def test_herding_fits_every_generated_input(property_settings):
         if sample_weight is not None:
             np.testing.assert_array_equal(sample_weight, weights_before)
         assert X_res.shape == (sampler.n_samples, X.shape[1])
+        assert _equal(X_res, X[sampler.sample_indices_])
         if y is not None:
             assert y_res.shape == (sampler.n_samples,)
-        weights = sampler.sample_weight_
+            np.testing.assert_array_equal(y_res, y[sampler.sample_indices_])
+        weights = sampler.support_weight_
         assert np.isfinite(weights).all() and np.all(weights > 0)
         assert abs(weights.sum() - 1.0) <= 1e-12
         assert np.isfinite(sampler.objective_history_).all()
         assert np.all(sampler.objective_history_ >= 0)
         assert np.isfinite(score) and score <= 0.0
         if sample_weight is not None:
-            assert np.all(sample_weight[sampler.sample_indices_] > 0)
+            assert np.all(sample_weight[sampler.support_] > 0)
         # One random_state, one result.
         again = KernelHerdingSampler(**sampler.get_params())
         with warnings.catch_warnings():
             warnings.simplefilter("error", RuntimeWarning)
             again.fit(X, y, sample_weight=sample_weight)
-        np.testing.assert_array_equal(
-            again.resample_indices_, sampler.resample_indices_
+        np.testing.assert_array_equal(again.sample_indices_, sampler.sample_indices_)
+        np.testing.assert_array_equal(again.support_weight_, weights)
+
+    property_settings(check)()
+
+
+def test_fit_resample_returns_the_rows_of_sample_indices(property_settings):
+    # X_res == X[sample_indices_], y_res == y[sample_indices_]: what
+    # imbalanced-learn's ensembles index the rows and weights of a resampled
+    # set with. Few rows, to draw repeats, and both paths of per_class.
+    @given(
+        n_rows=st.integers(2, 12),
+        n_samples=st.integers(2, 30),
+        learning_rate=st.sampled_from(["herding", "fw", "line_search"]),
+        refine=st.sampled_from(["auto", None]),
+        per_class=st.booleans(),
+        seed=st.integers(0, 2**31 - 1),
+    )
+    def check(n_rows, n_samples, learning_rate, refine, per_class, seed):
+        rng = np.random.RandomState(seed)
+        X = rng.standard_normal((n_rows, 2))
+        y = np.arange(n_rows) % 2
+        sampler = KernelHerdingSampler(
+            n_samples, learning_rate=learning_rate, refine=refine, per_class=per_class
         )
-        np.testing.assert_array_equal(again.sample_weight_, weights)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "n_samples=.*repeats rows", UserWarning)
+            X_res, y_res = sampler.fit_resample(X, y)
+        rows = sampler.sample_indices_
+        assert rows.dtype == np.intp and rows.shape == (n_samples,)
+        np.testing.assert_array_equal(X_res, X[rows])
+        np.testing.assert_array_equal(y_res, y[rows])
+        # The distinct rows and their weights: every returned row is one of
+        # them, and with learning_rate='herding' their weights count the
+        # returned copies.
+        assert np.unique(sampler.support_).size == sampler.support_.size
+        assert set(rows) <= set(sampler.support_)
+        counts = np.bincount(rows, minlength=n_rows)[sampler.support_]
+        if learning_rate == "herding":
+            np.testing.assert_allclose(sampler.support_weight_, counts / n_samples)
+        else:
+            # Largest remainder: within one copy of the weights.
+            assert np.all(np.abs(counts - n_samples * sampler.support_weight_) < 1)
+        if per_class:
+            np.testing.assert_array_equal(
+                np.bincount(y_res), list(sampler.sampling_strategy_.values())
+            )
 
     property_settings(check)()

@@ -7,10 +7,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sklearn.datasets import load_digits
 
+from skcgm.datasets import make_gaussian_mixture, make_heavy_tailed_classification
 from skcgm.optim._herding import _KernelTrickIterate, swap_refine
 from skcgm.oracles import squared_mmd
 from skcgm.sampling import KernelHerdingSampler
+from skcgm.sampling import _kernel_herding as herding_module
 
 _COMBOS = [
     ("exact", "rbf"),
@@ -49,15 +52,15 @@ def test_refined_mmd_never_above_herding(property_settings):
             per_class=per_class,
             random_state=0,
         )
-        plain = KernelHerdingSampler(**params).fit(X, y)
+        plain = KernelHerdingSampler(refine=None, **params).fit(X, y)
         refined = KernelHerdingSampler(refine="swap", **params).fit(X, y)
-        assert refined.resample_indices_.shape == (n_samples,)
-        assert np.isclose(refined.sample_weight_.sum(), 1.0)
+        assert refined.sample_indices_.shape == (n_samples,)
+        assert np.isclose(refined.support_weight_.sum(), 1.0)
         if per_class:
             # Swaps stay inside a class: its number of rows is kept.
             assert np.array_equal(
-                np.bincount(y[refined.resample_indices_], minlength=2),
-                np.bincount(y[plain.resample_indices_], minlength=2),
+                np.bincount(y[refined.sample_indices_], minlength=2),
+                np.bincount(y[plain.sample_indices_], minlength=2),
             )
             return
         scale = max(1.0, abs(plain.score(X)))
@@ -126,19 +129,42 @@ def test_swap_refine_reports_the_squared_mmd_of_its_subset():
 def test_refine_lowers_mmd_on_a_mixture():
     rng = np.random.RandomState(0)
     X = np.concatenate([rng.normal(-2, 1, (200, 2)), rng.normal(2, 1, (200, 2))])
-    plain = KernelHerdingSampler(16, gamma=0.25, feature_map="exact").fit(X)
+    plain = KernelHerdingSampler(16, gamma=0.25, feature_map="exact", refine=None).fit(
+        X
+    )
     refined = KernelHerdingSampler(
         16, gamma=0.25, feature_map="exact", refine="swap"
     ).fit(X)
     assert refined.n_swaps_ > 0 and plain.n_swaps_ == 0
     assert refined.score(X) > plain.score(X)
     # The attributes describe the refined multiset.
-    counts = np.bincount(refined.resample_indices_, minlength=X.shape[0])
+    counts = np.bincount(refined.sample_indices_, minlength=X.shape[0])
     assert np.allclose(
-        refined.sample_weight_, counts[refined.sample_indices_] / 16, rtol=1e-12
+        refined.support_weight_, counts[refined.support_] / 16, rtol=1e-12
     )
-    mmd2 = squared_mmd(X, refined.resample_indices_, np.full(16, 1 / 16), gamma=0.25)
+    mmd2 = squared_mmd(X, refined.sample_indices_, np.full(16, 1 / 16), gamma=0.25)
     assert -refined.score(X) == pytest.approx(mmd2, rel=1e-9)
+
+
+_FAMILIES = {
+    "mixture": lambda: make_gaussian_mixture(1024, 2, random_state=0),
+    "uniform cube": lambda: np.random.RandomState(0).uniform(size=(1024, 5)),
+    "Student t": lambda: make_heavy_tailed_classification(1024, 20, random_state=0)[0],
+    "digits": lambda: load_digits().data,
+}
+
+
+@pytest.mark.parametrize("family", list(_FAMILIES))
+def test_default_mmd_below_plain_herdings_where_auto_swaps(family):
+    X = _FAMILIES[family]()
+    n_samples = int(herding_module.REFINE_MAX_FRACTION * X.shape[0])
+    default = KernelHerdingSampler(n_samples).fit(X)
+    plain = KernelHerdingSampler(n_samples, refine=None).fit(X)
+    assert default.refine_ == "swap" and default.n_swaps_ > 0
+    # Every swap gains more than rounding: the default's squared MMD is below.
+    assert default.score(X) > plain.score(X)
+    # The passes come after herding's iterations, which are the same.
+    np.testing.assert_array_equal(default.objective_history_, plain.objective_history_)
 
 
 @pytest.mark.parametrize("feature_map", ["exact", "rff"])
@@ -147,8 +173,8 @@ def test_refine_same_random_state_same_result(feature_map):
     params = dict(feature_map=feature_map, refine="swap", random_state=3)
     first = KernelHerdingSampler(12, **params).fit(X)
     second = KernelHerdingSampler(12, **params).fit(X)
-    assert np.array_equal(first.resample_indices_, second.resample_indices_)
-    assert np.array_equal(first.sample_weight_, second.sample_weight_)
+    assert np.array_equal(first.sample_indices_, second.sample_indices_)
+    assert np.array_equal(first.support_weight_, second.support_weight_)
 
 
 def test_refine_leaves_the_input_untouched():

@@ -9,12 +9,13 @@ import warnings
 
 import numpy as np
 import pytest
-from sklearn import config_context
+from sklearn import clone, config_context
 from sklearn.linear_model import LogisticRegression
 
 from skcgm.sampling import KernelHerdingSampler
 
 imblearn = pytest.importorskip("imblearn")
+pd = pytest.importorskip("pandas")
 
 from imblearn.base import is_sampler  # noqa: E402
 from imblearn.pipeline import Pipeline  # noqa: E402
@@ -85,5 +86,29 @@ def test_pipeline_routes_sample_weight_to_fit_resample():
     )
     unweighted = KernelHerdingSampler(40, per_class=True).fit(X, y)
     herded = pipe.named_steps["herd"]
-    np.testing.assert_array_equal(herded.resample_indices_, weighted.resample_indices_)
-    assert not np.array_equal(herded.resample_indices_, unweighted.resample_indices_)
+    np.testing.assert_array_equal(herded.sample_indices_, weighted.sample_indices_)
+    assert not np.array_equal(herded.sample_indices_, unweighted.sample_indices_)
+
+
+@pytest.mark.parametrize("sampler", _SAMPLERS)
+@pytest.mark.parametrize("learning_rate", ["herding", "fw"])
+@pytest.mark.parametrize("n_samples", [40, 260])
+def test_resampled_rows_are_the_rows_of_sample_indices(
+    sampler, learning_rate, n_samples
+):
+    # imbalanced-learn's ensembles take X[sample_indices_] (and index the
+    # sample weights with it) for the resampled set: more selections than
+    # rows, and the rounded weights of 'fw', repeat rows.
+    X, y = _imbalanced()
+    sampler = clone(sampler).set_params(
+        n_samples=n_samples, learning_rate=learning_rate
+    )
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "n_samples=.*repeats rows", UserWarning)
+        X_res, y_res = sampler.fit_resample(pd.DataFrame(X), pd.Series(y))
+    assert X_res.equals(pd.DataFrame(X).iloc[sampler.sample_indices_])
+    assert y_res.equals(pd.Series(y).iloc[sampler.sample_indices_])
+    np.testing.assert_array_equal(X_res.index, sampler.sample_indices_)
+    # The distinct rows, with their weights, are kept apart.
+    assert set(sampler.sample_indices_) <= set(sampler.support_)
+    assert sampler.support_.shape == sampler.support_weight_.shape

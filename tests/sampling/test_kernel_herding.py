@@ -30,7 +30,7 @@ def _mmd2(K, a, b):
 
 def _dense_weights(sampler, n):
     a = np.zeros(n)
-    a[sampler.sample_indices_] = sampler.sample_weight_
+    a[sampler.support_] = sampler.support_weight_
     return a
 
 
@@ -58,8 +58,8 @@ def test_kernel_trick_agrees_with_identity_features(step):
     identity = KernelHerdingSampler(
         30, kernel="linear", feature_map="identity", learning_rate=step
     ).fit(X)
-    np.testing.assert_array_equal(exact.sample_indices_, identity.sample_indices_)
-    np.testing.assert_allclose(exact.sample_weight_, identity.sample_weight_)
+    np.testing.assert_array_equal(exact.support_, identity.support_)
+    np.testing.assert_allclose(exact.support_weight_, identity.support_weight_)
     assert exact.n_iter_ == identity.n_iter_
     np.testing.assert_allclose(
         exact.objective_history_, identity.objective_history_, rtol=1e-6, atol=1e-12
@@ -81,7 +81,7 @@ def test_kernel_trick_agrees_with_identity_features(step):
 def test_weights_valid(params):
     X = _mixture(300)
     sampler = KernelHerdingSampler(40, **params).fit(X)
-    idx, w = sampler.sample_indices_, sampler.sample_weight_
+    idx, w = sampler.support_, sampler.support_weight_
     assert idx.dtype == np.intp and w.shape == idx.shape
     assert len(np.unique(idx)) == len(idx) <= 40
     assert np.all((idx >= 0) & (idx < X.shape[0]))
@@ -116,7 +116,7 @@ def test_herding_weights_are_uniform_over_the_multiset():
     with _repeats_warning(150, 100):
         sampler = KernelHerdingSampler(150, gamma=2.0).fit(X)
     assert sampler.n_iter_ == 150
-    counts = sampler.sample_weight_ * sampler.n_iter_
+    counts = sampler.support_weight_ * sampler.n_iter_
     np.testing.assert_allclose(counts, np.round(counts), atol=1e-9)
     assert np.round(counts).sum() == sampler.n_iter_
 
@@ -181,7 +181,7 @@ def test_lsh_matches_exact_with_many_tables():
     params = {"feature_map": "rff", "n_components": 64, "random_state": 0}
     exact = KernelHerdingSampler(30, **params).fit(X)
     lsh = KernelHerdingSampler(30, maxip="lsh", n_tables=128, n_bits=2, **params).fit(X)
-    np.testing.assert_array_equal(exact.sample_indices_, lsh.sample_indices_)
+    np.testing.assert_array_equal(exact.support_, lsh.support_)
     np.testing.assert_allclose(exact.objective_history_, lsh.objective_history_)
 
 
@@ -228,10 +228,10 @@ def test_fit_resample_equals_fit_and_indexing(dtype):
     assert y_res is None
     assert X_res.dtype == dtype
     fitted = KernelHerdingSampler(20).fit(X)
-    np.testing.assert_array_equal(X_res, X[fitted.resample_indices_])
+    np.testing.assert_array_equal(X_res, X[fitted.sample_indices_])
     y = np.arange(X.shape[0])
     X_res, y_res = sampler.fit_resample(X, y)
-    np.testing.assert_array_equal(y_res, fitted.resample_indices_)
+    np.testing.assert_array_equal(y_res, fitted.sample_indices_)
 
 
 @pytest.mark.parametrize(
@@ -248,7 +248,7 @@ def test_sparse_input_matches_dense(params):
     dense = KernelHerdingSampler(15, **params).fit(X)
     X_res, _ = KernelHerdingSampler(15, **params).fit_resample(sp.csr_matrix(X))
     assert sp.issparse(X_res)
-    np.testing.assert_allclose(X_res.toarray(), X[dense.resample_indices_])
+    np.testing.assert_allclose(X_res.toarray(), X[dense.sample_indices_])
 
 
 def test_per_class_keeps_class_proportions():
@@ -262,7 +262,7 @@ def test_per_class_keeps_class_proportions():
     np.testing.assert_array_equal(np.bincount(y_res, minlength=3), [30, 15, 5])
     # Class weights keep the class masses exactly (whole budgets here).
     class_mass = np.bincount(
-        y[sampler.sample_indices_], weights=sampler.sample_weight_, minlength=3
+        y[sampler.support_], weights=sampler.support_weight_, minlength=3
     )
     np.testing.assert_allclose(class_mass, [0.6, 0.3, 0.1])
     assert sampler.n_iter_ == 50
@@ -283,8 +283,8 @@ def test_same_random_state_same_result(params):
     X = _clustered(30)
     first = KernelHerdingSampler(25, random_state=3, **params).fit(X)
     second = KernelHerdingSampler(25, random_state=3, **params).fit(X)
-    np.testing.assert_array_equal(first.sample_indices_, second.sample_indices_)
-    np.testing.assert_array_equal(first.sample_weight_, second.sample_weight_)
+    np.testing.assert_array_equal(first.support_, second.support_)
+    np.testing.assert_array_equal(first.support_weight_, second.support_weight_)
     np.testing.assert_array_equal(first.n_scored_, second.n_scored_)
 
 
@@ -324,11 +324,9 @@ def test_zero_weight_rows_are_not_selected():
     # gamma='scale' reads the variance of every row, as SVC's: fix the
     # kernel, so that both fits herd in the same one.
     sampler = KernelHerdingSampler(20, gamma="auto").fit(X, sample_weight=sample_weight)
-    assert np.all(sampler.sample_indices_ % 2 == 1)
+    assert np.all(sampler.support_ % 2 == 1)
     reference = KernelHerdingSampler(20, gamma="auto").fit(X[1::2])
-    np.testing.assert_array_equal(
-        sampler.sample_indices_, 2 * reference.sample_indices_ + 1
-    )
+    np.testing.assert_array_equal(sampler.support_, 2 * reference.support_ + 1)
 
 
 def test_lsh_falls_back_to_the_exact_scan_instead_of_stopping():
@@ -374,8 +372,8 @@ def test_fit_resample_returns_the_herded_multiset(per_class, sparse, n_samples):
         X_res, y_res = sampler.fit_resample(sp.csr_matrix(X) if sparse else X, y)
     X_res = X_res.toarray() if sparse else X_res
     assert X_res.shape == (n_samples, 2) and y_res.shape == (n_samples,)
-    np.testing.assert_array_equal(X_res, X[sampler.resample_indices_])
-    np.testing.assert_array_equal(y_res, y[sampler.resample_indices_])
+    np.testing.assert_array_equal(X_res, X[sampler.sample_indices_])
+    np.testing.assert_array_equal(y_res, y[sampler.sample_indices_])
     # The uniform measure on the returned rows is the weighted subset.
     weighted = _mmd2(
         rbf_kernel(X, gamma=gamma),
@@ -383,7 +381,7 @@ def test_fit_resample_returns_the_herded_multiset(per_class, sparse, n_samples):
         np.full(X.shape[0], 1.0 / X.shape[0]),
     )
     assert abs(_unweighted_mmd2(X_res, X, gamma) - weighted) < 1e-10
-    counts = np.bincount(sampler.resample_indices_, minlength=X.shape[0])
+    counts = np.bincount(sampler.sample_indices_, minlength=X.shape[0])
     np.testing.assert_allclose(
         counts / n_samples, _dense_weights(sampler, X.shape[0]), atol=1e-12
     )
@@ -399,7 +397,7 @@ def test_fit_resample_returns_the_herded_multiset(per_class, sparse, n_samples):
         }
 
 
-def test_resample_indices_follow_the_selection_order():
+def test_sample_indices_follow_the_selection_order():
     # Brute-force replay of the herding recursion: the returned rows are the
     # rows it selects, one per iteration, repeats included.
     X = _mixture(60, seed=4)
@@ -415,12 +413,10 @@ def test_resample_indices_follow_the_selection_order():
         a[i] += 1.0 / (t + 1)
     with _repeats_warning(T, X.shape[0]):
         sampler = KernelHerdingSampler(T, gamma=gamma).fit(X)
-    np.testing.assert_array_equal(sampler.resample_indices_, picks)
+    np.testing.assert_array_equal(sampler.sample_indices_, picks)
     assert sampler.n_iter_ == T
     _, first = np.unique(picks, return_index=True)
-    np.testing.assert_array_equal(
-        sampler.sample_indices_, np.asarray(picks)[np.sort(first)]
-    )
+    np.testing.assert_array_equal(sampler.support_, np.asarray(picks)[np.sort(first)])
 
 
 @pytest.mark.parametrize("learning_rate", ["fw", "line_search"])
@@ -433,11 +429,11 @@ def test_fit_resample_rounds_the_weights_of_other_steps(learning_rate, per_class
     )
     X_res, y_res = sampler.fit_resample(X, y)
     assert X_res.shape[0] == y_res.shape[0] == n_samples
-    counts = np.bincount(sampler.resample_indices_, minlength=X.shape[0])
+    counts = np.bincount(sampler.sample_indices_, minlength=X.shape[0])
     weights = _dense_weights(sampler, X.shape[0])
     # Every row is repeated round(n_samples * weight) times, up or down.
     assert np.all(np.abs(counts - n_samples * weights) < 1)
-    assert set(np.flatnonzero(counts)) <= set(sampler.sample_indices_)
+    assert set(np.flatnonzero(counts)) <= set(sampler.support_)
     if per_class:
         np.testing.assert_array_equal(np.bincount(y_res), [40, 10])
 
@@ -449,10 +445,10 @@ def test_fit_resample_uses_sample_weight():
     X_before = X.copy()
     X_res, _ = KernelHerdingSampler(30).fit_resample(X, sample_weight=sample_weight)
     fitted = KernelHerdingSampler(30).fit(X, sample_weight=sample_weight)
-    np.testing.assert_array_equal(X_res, X[fitted.resample_indices_])
-    assert np.all(fitted.resample_indices_ % 4 != 0)
+    np.testing.assert_array_equal(X_res, X[fitted.sample_indices_])
+    assert np.all(fitted.sample_indices_ % 4 != 0)
     unweighted = KernelHerdingSampler(30).fit(X)
-    assert not np.array_equal(fitted.resample_indices_, unweighted.resample_indices_)
+    assert not np.array_equal(fitted.sample_indices_, unweighted.sample_indices_)
     np.testing.assert_array_equal(X, X_before)
 
 
@@ -477,7 +473,7 @@ def test_y_is_carried_along_without_per_class():
     y = np.random.RandomState(0).normal(size=(50, 2))
     sampler = KernelHerdingSampler(12)
     _, y_res = sampler.fit_resample(X, y)
-    np.testing.assert_array_equal(y_res, y[sampler.resample_indices_])
+    np.testing.assert_array_equal(y_res, y[sampler.sample_indices_])
 
 
 def test_per_class_needs_y():
@@ -510,10 +506,8 @@ def test_per_class_accepts_column_and_one_hot_y():
         warnings.simplefilter("error")
         _, y_res = KernelHerdingSampler(20, per_class=True).fit_resample(X, one_hot)
     for other in (column,):
-        np.testing.assert_array_equal(
-            other.resample_indices_, reference.resample_indices_
-        )
-    np.testing.assert_array_equal(y_res, one_hot[reference.resample_indices_])
+        np.testing.assert_array_equal(other.sample_indices_, reference.sample_indices_)
+    np.testing.assert_array_equal(y_res, one_hot[reference.sample_indices_])
 
 
 def test_per_class_budgets_sum_to_n_samples():
@@ -562,7 +556,7 @@ def test_herding_multiset_is_the_weighted_subset(n_rows, n_samples, gamma, seed)
     with _repeats_warning(n_samples, n_rows):
         X_res, _ = sampler.fit_resample(X)
     assert X_res.shape[0] == n_samples
-    counts = np.bincount(sampler.resample_indices_, minlength=n_rows)
+    counts = np.bincount(sampler.sample_indices_, minlength=n_rows)
     np.testing.assert_allclose(
         counts / n_samples, _dense_weights(sampler, n_rows), atol=1e-12
     )
@@ -591,8 +585,8 @@ def test_huge_sample_weights_give_finite_results(params):
     reference = KernelHerdingSampler(5, **params).fit(
         X, y, sample_weight=sample_weight / 1e308
     )
-    np.testing.assert_array_equal(sampler.sample_indices_, reference.sample_indices_)
-    np.testing.assert_allclose(sampler.sample_weight_, reference.sample_weight_)
+    np.testing.assert_array_equal(sampler.support_, reference.support_)
+    np.testing.assert_allclose(sampler.support_weight_, reference.support_weight_)
     np.testing.assert_allclose(sampler.objective_history_, reference.objective_history_)
     assert np.isfinite(sampler.score(X))
 
@@ -649,8 +643,7 @@ def test_linear_kernel_score_of_large_data_is_finite():
     sampler = KernelHerdingSampler(5, kernel="linear").fit(X)
     score = sampler.score(X)
     diff = (
-        X.mean(axis=0) / 1e152
-        - sampler.sample_weight_ @ X[sampler.sample_indices_] / 1e152
+        X.mean(axis=0) / 1e152 - sampler.support_weight_ @ X[sampler.support_] / 1e152
     )
     assert score == pytest.approx(-(diff @ diff) * 1e304, rel=1e-9)
 
@@ -665,7 +658,7 @@ def test_linear_nystroem_features_scale_with_the_data():
     params = dict(feature_map="nystroem", kernel="linear", random_state=0)
     small = KernelHerdingSampler(3, **params).fit(X)
     large = KernelHerdingSampler(3, **params).fit(X * 1e145)
-    np.testing.assert_array_equal(large.sample_indices_, small.sample_indices_)
+    np.testing.assert_array_equal(large.support_, small.support_)
     # Up to round-off relative to the largest squared MMD.
     expected = small.objective_history_ * 1e290
     atol = 1e-9 * expected.max()
@@ -687,4 +680,4 @@ def test_verbose_prints_one_line_per_iteration_with_the_mmd(capsys, per_class):
     # not change the fit.
     printed = [float(line.split("squared MMD ")[1].split(",")[0]) for line in lines]
     np.testing.assert_allclose(printed, loud.objective_history_, rtol=1e-5)
-    np.testing.assert_array_equal(quiet.sample_indices_, loud.sample_indices_)
+    np.testing.assert_array_equal(quiet.support_, loud.support_)

@@ -64,7 +64,7 @@ def test_gamma_is_used_by_the_kernel():
     X = np.random.RandomState(0).standard_normal((80, 3)) * 3.0
     scale = KernelHerdingSampler(10).fit(X)
     explicit = KernelHerdingSampler(10, gamma=scale.gamma_).fit(X)
-    np.testing.assert_array_equal(scale.sample_indices_, explicit.sample_indices_)
+    np.testing.assert_array_equal(scale.support_, explicit.support_)
     np.testing.assert_array_equal(scale.objective_history_, explicit.objective_history_)
 
 
@@ -73,6 +73,7 @@ def test_defaults():
     assert params["gamma"] == "scale"
     assert params["feature_map"] == "auto"
     assert params["maxip"] == "auto"
+    assert params["refine"] == "auto"
 
 
 def test_docstring_states_the_thresholds():
@@ -137,7 +138,7 @@ def test_auto_resolves_by_the_number_of_rows(
     explicit = KernelHerdingSampler(
         5, kernel=kernel, feature_map=feature_map, maxip=maxip, random_state=0
     ).fit(X)
-    np.testing.assert_array_equal(sampler.sample_indices_, explicit.sample_indices_)
+    np.testing.assert_array_equal(sampler.support_, explicit.support_)
     np.testing.assert_array_equal(sampler.n_scored_, explicit.n_scored_)
     assert (sampler.feature_map_ is None) == (feature_map in ("exact", "identity"))
 
@@ -190,6 +191,72 @@ def test_auto_keeps_the_explicit_half(small_thresholds):
     assert (nystroem.feature_map_name_, nystroem.maxip_) == ("nystroem", "lsh")
     scan = KernelHerdingSampler(5, maxip="exact", random_state=0).fit(X)
     assert (scan.feature_map_name_, scan.maxip_) == ("rff", "exact")
+
+
+def _blobs(n_rows, seed=0):
+    """Four blobs in the plane: herding leaves room for many swaps there."""
+    rng = np.random.RandomState(seed)
+    centers = np.array([[-3.0, 0.0], [3.0, 0.0], [0.0, 3.0], [0.0, -3.0]])
+    return centers[rng.randint(4, size=n_rows)] + rng.standard_normal((n_rows, 2))
+
+
+def test_docstring_states_the_refine_threshold():
+    doc = " ".join(KernelHerdingSampler.__doc__.split())
+    denominator = round(1 / herding_module.REFINE_MAX_FRACTION)
+    assert herding_module.REFINE_MAX_FRACTION == 1 / denominator
+    assert f"``REFINE_MAX_FRACTION`` (1/{denominator})" in doc
+    assert f"n_c^2 / {denominator}" in doc
+
+
+@pytest.mark.parametrize("n_rows", [320, 1000])
+def test_refine_auto_swaps_up_to_its_fraction_of_the_rows(n_rows):
+    X = _blobs(n_rows)
+    largest = int(herding_module.REFINE_MAX_FRACTION * n_rows)
+    for n_samples, expected in [(largest, "swap"), (largest + 1, None)]:
+        sampler = KernelHerdingSampler(n_samples).fit(X)
+        assert sampler.refine_ == expected
+        assert (sampler.n_swaps_ > 0) == (expected == "swap")
+        # The same fit as the resolved setting given explicitly.
+        explicit = KernelHerdingSampler(n_samples, refine=expected).fit(X)
+        np.testing.assert_array_equal(sampler.sample_indices_, explicit.sample_indices_)
+        assert sampler.n_swaps_ == explicit.n_swaps_
+
+
+def test_refine_auto_weighs_the_classes_together():
+    X = _blobs(640)
+    y = np.repeat([0, 1], [480, 160])
+    sizes = np.bincount(y)
+    resolved = set()
+    for n_samples in range(2, 41):
+        sampler = KernelHerdingSampler(n_samples, per_class=True).fit(X, y)
+        budgets = np.array(list(sampler.sampling_strategy_.values()))
+        small = budgets @ sizes <= herding_module.REFINE_MAX_FRACTION * sizes @ sizes
+        assert sampler.refine_ == ("swap" if small else None)
+        # Swaps stay inside a class.
+        np.testing.assert_array_equal(np.bincount(y[sampler.sample_indices_]), budgets)
+        resolved.add(sampler.refine_)
+    assert resolved == {"swap", None}
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"learning_rate": "fw"},
+        {"learning_rate": "line_search"},
+        {"feature_map": "rff"},
+        {"feature_map": "nystroem"},
+        {"feature_map": "rff", "maxip": "lsh"},
+        {"kernel": "linear", "feature_map": "identity"},
+    ],
+)
+def test_refine_auto_is_plain_herding_off_the_kernel_trick(params):
+    # Where refine='swap' raises or its passes cost as much as herding's
+    # iterations, 'auto' quietly runs the paper's recursion.
+    X = _blobs(640)
+    sampler = KernelHerdingSampler(8, random_state=0, **params).fit(X)
+    assert sampler.refine_ is None and sampler.n_swaps_ == 0
+    plain = KernelHerdingSampler(8, refine=None, random_state=0, **params).fit(X)
+    np.testing.assert_array_equal(sampler.sample_indices_, plain.sample_indices_)
 
 
 def test_auto_refuses_what_the_explicit_settings_refuse():

@@ -47,6 +47,14 @@ EXACT_COST_OFFSET = 16
 # times faster, with a squared MMD 0.4 to 1.5 times the exact scan's.
 LSH_MIN_ROWS = 30_000
 LSH_MIN_ITER = 300
+# Threshold of refine='auto', measured by benchmarks/_defaults_herding.py
+# --panel refine (issue 38) on eight data families. A swap pass reads a
+# kernel column per selection and per swap, m n entries or more, beside the
+# n^2 of the kernel trick's mean embedding, and passes repeat until one swaps
+# nothing (at most 10): up to one selection in 32 rows the passes took a
+# median 5% of the fit and at most a third (fits of hundredths of a second
+# on 1,024 rows; a fifth from 4,096 rows on); at one in 16, up to half.
+REFINE_MAX_FRACTION = 1 / 32
 
 
 def _scale_gamma(X):
@@ -98,6 +106,24 @@ def _resolve_search(feature_map, maxip, kernel, cost, n_rows, n_iter, sparse):
         large = n_rows >= LSH_MIN_ROWS and n_iter >= LSH_MIN_ITER
         maxip = "lsh" if feature_map != "exact" and large else "exact"
     return feature_map, maxip
+
+
+def _resolve_refine(refine, learning_rate, feature_map, sizes, budgets):
+    """``refine``, 'auto' resolved (see the Notes).
+
+    ``sizes`` and ``budgets`` are the candidate rows and the selections of
+    every class (one class without ``per_class``).
+    """
+    if refine != "auto":
+        return refine
+    # The swaps keep equal weights, and are cheap only beside the O(n^2 d)
+    # mean embedding of the kernel trick: with explicit features a pass
+    # costs as much as all of herding's iterations.
+    if learning_rate != "herding" or feature_map != "exact":
+        return None
+    pass_work = sum(int(m) * int(n) for m, n in zip(budgets, sizes))
+    embedding_work = sum(int(n) ** 2 for n in sizes)
+    return "swap" if pass_work <= REFINE_MAX_FRACTION * embedding_work else None
 
 
 def _check_combinations(feature_map, maxip, kernel):
@@ -204,7 +230,8 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
     through an LSH index (Algorithm 4), which scores fewer rows.
 
     As a sampler, :meth:`fit_resample` returns exactly ``n_samples`` rows
-    (repeats included) and is usable in an imbalanced-learn
+    (repeats included), ``X[sample_indices_]`` as imbalanced-learn's samplers
+    do, and is usable in an imbalanced-learn
     :class:`~imblearn.pipeline.Pipeline` (a scikit-learn ``Pipeline`` does not
     accept samplers); imbalanced-learn is not needed otherwise.
 
@@ -216,7 +243,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         'line_search', which may stop early). It may exceed the number of
         rows of ``X`` of positive weight: rows are then selected several
         times, with a ``UserWarning`` naming both numbers.
-        ``sample_indices_`` holds each selected row once.
+        ``support_`` holds each selected row once.
 
     kernel : {'rbf', 'linear'}, default='rbf'
         The kernel :math:`k(x, y) = \\exp(-\\gamma \\|x - y\\|^2)` or
@@ -296,14 +323,14 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         its share of the selections, so class proportions are kept up to
         the rounding to whole rows.
 
-    refine : {None, 'swap'}, default=None
-        None returns herding's selections as the paper's recursion makes
-        them. 'swap' then refines them, as kernel thinning's ``kt.refine``
-        does: each of the ``n_samples`` selections in turn is replaced by the
-        row that most lowers the squared MMD of the equal-weight subset to
-        :math:`\\mu`, if any lowers it; with :math:`s_1, \\dots, s_m` the
-        selections and :math:`m_j = \\langle \\mu, \\Phi(x_j) \\rangle`,
-        position :math:`l` takes
+    refine : {'auto', 'swap'} or None, default='auto'
+        None returns herding's selections as the paper's recursion (eq. 20)
+        makes them. 'swap' then refines them, as kernel thinning's
+        ``kt.refine`` does: each of the ``n_samples`` selections in turn is
+        replaced by the row that most lowers the squared MMD of the
+        equal-weight subset to :math:`\\mu`, if any lowers it; with
+        :math:`s_1, \\dots, s_m` the selections and :math:`m_j = \\langle
+        \\mu, \\Phi(x_j) \\rangle`, position :math:`l` takes
 
         .. math::
 
@@ -311,20 +338,27 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             \\frac{1}{m^2} \\Big( 2 \\sum_{l' \\ne l} k(x_j, x_{s_{l'}})
             + k(x_j, x_j) \\Big) \\Big).
 
-        Passes repeat until one swaps nothing (at most 10). A pass costs two
-        kernel columns per selection, :math:`O(n m d)`, against the
-        :math:`O(n^2 d)` of the exact mean embedding; the squared MMD never
-        increases. Needs ``learning_rate='herding'`` (uniform weights).
-        Measured by ``benchmarks/bench_herding.py --refine`` (Gaussian
-        mixtures, n = 2^12 to 2^16, m = sqrt(n), BENCHMARKS.md): 'swap' cut
-        the squared MMD to 0.05-0.11 of herding's at d = 2, by 17-22% at
-        d = 10 and 3-5% at d = 50, below kernel thinning's (``goodpoints``)
-        in every cell, in at most a quarter of its time; but it made the
-        fit 1.8-3.4 times slower than plain herding at n = 4096, where the
-        passes outweigh the mean embedding (1.1-1.5 times at 2^14). The
-        default stays None for that cost and because it is the paper's
-        recursion, whose ``objective_history_`` describes the returned
-        subset.
+        Passes repeat until one swaps nothing (at most 10); the squared MMD
+        never increases. A pass reads one kernel column per selection and
+        one per swap, :math:`O(n m d)`: a small share of a fit by the kernel
+        trick, whose mean embedding costs :math:`O(n^2 d)`, but as much as
+        all of herding's iterations with explicit features. Needs
+        ``learning_rate='herding'`` (uniform weights). 'auto' is 'swap'
+        with ``learning_rate='herding'``, the kernel trick (``feature_map``
+        'exact', given or resolved) and ``n_samples`` at most
+        ``REFINE_MAX_FRACTION`` (1/32) of the candidate rows, None otherwise
+        (without an error for the other learning rates); see Notes. On the
+        defaults panel of the :ref:`User Guide <herding_defaults>` (eight
+        data families, 1,024 to 65,536 rows), where 'auto' swaps the passes
+        took a median 5% of the fit and at most a third (a fifth from 4,096
+        rows on), for a squared MMD 0.02 to 0.23 times herding's on the 2-D
+        mixture and the swiss roll, 0.18 to 0.83 on the 10-D mixture, the
+        uniform cube, Student t rows and the digits, 0.87 to 0.99 on the
+        50-D mixture; with more selections (from one in 16 rows) they took
+        up to 0.74 of the fit, with explicit features 0.30 to 0.92, and
+        'auto' leaves them out. None is the paper's recursion, whose
+        ``objective_history_`` describes the returned subset. The resolved
+        value is ``refine_``.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the random features ('rff', 'nystroem') and the LSH
@@ -342,25 +376,31 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
 
     Attributes
     ----------
-    sample_indices_ : ndarray of shape (n_selected,)
-        The selected rows, each once, in order of first selection. Rows left
-        with a zero weight (possible with 'line_search') are dropped.
+    sample_indices_ : ndarray of shape (`n_samples`,)
+        The rows :meth:`fit_resample` returns, in order, repeats included:
+        its ``X_resampled`` is ``X[sample_indices_]`` and its ``y_resampled``
+        ``y[sample_indices_]``, imbalanced-learn's convention (class after
+        class with ``per_class``, in the order of ``np.unique(y)``). With
+        ``learning_rate='herding'`` it is the row selected at every
+        iteration (after the swaps of ``refine``): its uniform empirical
+        measure *is* the weighted subset (``support_``,
+        ``support_weight_``). The weights of 'fw' and 'line_search' are not
+        multiples of :math:`1/T`; every row of ``support_`` is then
+        repeated ``n_samples * support_weight_`` times rounded up or down
+        (largest remainder, inside every class with ``per_class``), in
+        order of first selection, and the exact weighted subset is
+        (``support_``, ``support_weight_``).
 
-    sample_weight_ : ndarray of shape (n_selected,)
-        Convex weights of ``sample_indices_``: non-negative, summing to 1;
-        a row selected several times gets the sum of its weights.
+    support_ : ndarray of shape (n_support,)
+        The distinct selected rows, in order of first selection (class after
+        class with ``per_class``). Rows left with a zero weight (possible
+        with 'line_search') are dropped.
 
-    resample_indices_ : ndarray of shape (`n_samples`,)
-        The rows :meth:`fit_resample` returns: ``X[resample_indices_]``.
-        With ``learning_rate='herding'`` it is the row selected at every iteration, in
-        order, repeats included: its uniform empirical measure *is* the
-        weighted subset (``sample_indices_``, ``sample_weight_``). The
-        weights of 'fw' and 'line_search' are not multiples of
-        :math:`1/T`; every row of ``sample_indices_`` is then repeated
-        ``n_samples * sample_weight_`` times rounded up or down (largest
-        remainder, inside every class with ``per_class``), in order of first
-        selection, and the exact weighted subset is
-        (``sample_indices_``, ``sample_weight_``).
+    support_weight_ : ndarray of shape (n_support,)
+        Convex weights of ``support_``: positive, summing to 1; a row
+        selected several times gets the sum of its weights. :meth:`score`
+        measures this weighted subset; pass the weights to a model that
+        accepts ``sample_weight`` to use it.
 
     sampling_strategy_ : dict
         With ``per_class=True`` only: the number of rows returned for every
@@ -378,16 +418,23 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         computed exactly in the feature space used (the kernel's for
         'exact'). With ``per_class`` the runs of the classes are
         concatenated in the order of ``np.unique(y)``, each measured against
-        its own class.
+        its own class. The swap passes of ``refine`` come after the
+        iterations: it is the squared MMD of the subset returned when
+        ``refine_`` is None, of herding's selections before the swaps
+        otherwise.
 
     n_scored_ : ndarray of shape (`n_iter_`,)
         Rows scored by the selection step at every iteration (all candidate
         rows for an exact search, fewer with LSH).
 
     n_swaps_ : int
-        Selections replaced by ``refine='swap'`` (0 without it). The
-        refinement happens after the iterations: ``objective_history_``
-        stays herding's, :meth:`score` measures the refined subset.
+        Selections replaced by the swap passes (0 when ``refine_`` is
+        None). The refinement happens after the iterations:
+        ``objective_history_`` stays herding's, :meth:`score` measures the
+        refined subset.
+
+    refine_ : {None, 'swap'}
+        The refinement used: ``refine``, or what 'auto' resolved to.
 
     feature_map_ : RBFSampler, Nystroem or None
         The fitted explicit feature map (None for 'exact' and 'identity').
@@ -446,17 +493,32 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
 
     with :math:`d` the number of features (the mean number of stored
     entries per row for a sparse ``X``), except that a sparse ``X`` with the
-    linear kernel stays 'exact' (the identity would densify it). The
-    thresholds are module constants of ``skcgm.sampling._kernel_herding``,
-    measured single threaded with ``benchmarks/_defaults_herding.py`` on
-    Gaussian mixtures: the kernel trick's fit took about :math:`3.8 \\cdot
-    10^{-10} \\, n^2 (d + 16)` seconds (within a factor of 2), so the
-    budget is about 4 s; its squared MMD was 1.5 to 2.9 times smaller than
-    that of 256 random features, which fitted 7 to 40 times faster beyond
-    the budget. Over the default 100 iterations the LSH index saved at most
-    0.3 s up to 200,000 rows; from 300 iterations over 30,000 rows on it
-    fitted 1.4 to 2.6 times faster than the exact scan of the same
-    features. Set ``feature_map`` and ``maxip`` to fix the search.
+    linear kernel stays 'exact' (the identity would densify it), and
+
+    .. math::
+
+        \\texttt{refine} = \\begin{cases}
+        \\text{'swap'} & \\texttt{learning\\_rate} = \\text{'herding'},
+        \\texttt{feature\\_map} = \\text{'exact'},
+        \\sum_c T_c n_c \\le \\sum_c n_c^2 / 32 \\\\
+        \\text{None} & \\text{otherwise,}
+        \\end{cases}
+
+    with :math:`1/32` = ``REFINE_MAX_FRACTION``: a swap pass reads
+    :math:`T_c` kernel columns of :math:`n_c` entries or more, the mean
+    embedding :math:`n_c^2` entries. The thresholds are module constants of
+    ``skcgm.sampling._kernel_herding``, measured single threaded with
+    ``benchmarks/_defaults_herding.py``. On Gaussian mixtures the kernel
+    trick's fit took about :math:`3.8 \\cdot 10^{-10} \\, n^2 (d + 16)`
+    seconds (within a factor of 2), so the budget is about 4 s; its squared
+    MMD was 1.5 to 2.9 times smaller than that of 256 random features, which
+    fitted 7 to 40 times faster beyond the budget. Over the default 100
+    iterations the LSH index saved at most 0.3 s up to 200,000 rows; from
+    300 iterations over 30,000 rows on it fitted 1.4 to 2.6 times faster
+    than the exact scan of the same features. On the eight data families of
+    the refine panel, the swap passes took at most a third of the fit up to
+    one selection in 32 rows (a median 5%), and up to half of it at one in
+    16. Set ``feature_map``, ``maxip`` and ``refine`` to fix the search.
 
     :meth:`score` is minus the squared MMD in the sampler's own kernel,
     so larger is better, as scorers expect. The MMDs of different kernels
@@ -485,16 +547,16 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
     >>> from skcgm.sampling import KernelHerdingSampler
     >>> rng = np.random.RandomState(0)
     >>> X = np.concatenate([rng.normal(-2, 1, (100, 2)), rng.normal(2, 1, (100, 2))])
-    >>> sampler = KernelHerdingSampler(n_samples=10, gamma=0.5).fit(X)
-    >>> sampler.sample_indices_.shape, float(sampler.sample_weight_.sum())
+    >>> sampler = KernelHerdingSampler(n_samples=10, gamma=0.5)
+    >>> X_small, y_small = sampler.fit_resample(X)
+    >>> X_small.shape, y_small, bool(np.all(X_small == X[sampler.sample_indices_]))
+    ((10, 2), None, True)
+    >>> sampler.support_.shape, float(sampler.support_weight_.sum())
     ((10,), 1.0)
-    >>> sampler.feature_map_name_, sampler.maxip_
-    ('exact', 'exact')
+    >>> sampler.feature_map_name_, sampler.maxip_, sampler.refine_
+    ('exact', 'exact', None)
     >>> bool(sampler.objective_history_[-1] < sampler.objective_history_[0])
     True
-    >>> X_small, y_small = sampler.fit_resample(X)
-    >>> X_small.shape, y_small
-    ((10, 2), None)
 
     Herding per class keeps the class proportions, 3:1 here:
 
@@ -503,12 +565,14 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
     >>> np.bincount(y_small)
     array([15,  5])
 
-    ``refine='swap'`` lowers the squared MMD of the same number of rows:
+    With at most one selection in 32 rows, here 6 of 200, ``refine='auto'``
+    swaps: a lower squared MMD than the paper's recursion (``refine=None``)
+    for the same number of rows.
 
-    >>> plain = KernelHerdingSampler(n_samples=10, gamma=0.5).fit(X)
-    >>> refined = KernelHerdingSampler(n_samples=10, gamma=0.5, refine="swap").fit(X)
-    >>> bool(refined.score(X) >= plain.score(X)), refined.n_swaps_ > 0
-    (True, True)
+    >>> refined = KernelHerdingSampler(n_samples=6, gamma=0.5).fit(X)
+    >>> plain = KernelHerdingSampler(n_samples=6, gamma=0.5, refine=None).fit(X)
+    >>> refined.refine_, refined.n_swaps_ > 0, bool(refined.score(X) > plain.score(X))
+    ('swap', True, True)
     """
 
     _parameter_constraints = {
@@ -531,7 +595,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         ],
         "learning_rate": [StrOptions({"herding", "fw", "line_search"})],
         "per_class": ["boolean"],
-        "refine": [StrOptions({"swap"}), None],
+        "refine": [StrOptions({"auto", "swap"}), None],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
@@ -556,7 +620,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         n_candidates=None,
         learning_rate="herding",
         per_class=False,
-        refine=None,
+        refine="auto",
         random_state=None,
         verbose=0,
     ):
@@ -627,7 +691,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             assert_all_finite(
                 y.data if sp.issparse(y) else np.asarray(y), input_name="y"
             )
-        if self.refine is not None and self.learning_rate != "herding":
+        if self.refine == "swap" and self.learning_rate != "herding":
             raise ValueError(
                 f"refine={self.refine!r} swaps selections of equal weight: it "
                 "needs learning_rate='herding', got "
@@ -680,6 +744,13 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             sp.issparse(X),
         )
         _check_combinations(self.feature_map_name_, self.maxip_, self.kernel)
+        self.refine_ = _resolve_refine(
+            self.refine,
+            self.learning_rate,
+            self.feature_map_name_,
+            [g.size for g in groups],
+            budgets,
+        )
         n_positive = sum(g.size for g in groups)
         if self.n_samples > n_positive:
             # Herding selects with replacement: the selection is still the
@@ -701,7 +772,8 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         gamma_text = f", gamma={self.gamma_:.4g}" if self.kernel == "rbf" else ""
         progress.stamped(
             f"{n_rows} candidate rows {candidates}: feature_map="
-            f"{self.feature_map_name_!r}, maxip={self.maxip_!r}{gamma_text}"
+            f"{self.feature_map_name_!r}, maxip={self.maxip_!r}, "
+            f"refine={self.refine_!r}{gamma_text}"
         )
         self.feature_map_ = None
         if self.feature_map_name_ == "rff":
@@ -730,7 +802,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         if F is not None:
             progress.stamped(f"Features of shape {F.shape} computed")
 
-        indices, weights, resample, history, n_scored = [], [], [], [], []
+        support, support_weight, selections, history, n_scored = [], [], [], [], []
         self.n_swaps_ = 0
         # Herding is a loop of small BLAS calls (blocks of kernel rows, one
         # kernel column or matrix-vector product per iteration): BLAS threads
@@ -744,11 +816,11 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
                     learning_rate=self.learning_rate,
                     max_iter=budget,
                     verbose=self.verbose,
-                    refine=self.refine,
+                    refine=self.refine_,
                 )
                 if labels is not None:
                     progress.stamped(
-                        f"Class {classes[len(indices)]}: {budget} selections "
+                        f"Class {classes[len(support)]}: {budget} selections "
                         f"among {group.size} rows"
                     )
                 problem = X64[group] if F is None else self._search(F[group], rng)
@@ -760,20 +832,22 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
                     problem, sample_weight[group] / mass, progress=run_progress
                 )
                 self.n_swaps_ += solver.n_swaps_
-                indices.append(group[result.active_set])
-                weights.append(result.weights * budget / self.n_samples)
+                support.append(group[result.active_set])
+                support_weight.append(result.weights * budget / self.n_samples)
                 if self.learning_rate == "herding":
-                    resample.append(group[result.index_history])
+                    selections.append(group[result.index_history])
                 else:
                     counts = _apportion(budget, result.weights)
-                    resample.append(np.repeat(group[result.active_set], counts))
+                    selections.append(np.repeat(group[result.active_set], counts))
                 # 2 g(w_t) = ||w_t - mu||^2, the squared MMD.
                 history.extend(2.0 * result.objective_history[1:])
                 n_scored.extend(result.n_scored[: result.n_iter])
-        self.sample_indices_ = np.concatenate(indices).astype(np.intp)
-        self.sample_weight_ = np.concatenate(weights)
-        self.sample_weight_ /= self.sample_weight_.sum()
-        self.resample_indices_ = np.concatenate(resample).astype(np.intp)
+        # imbalanced-learn's convention, which its ensembles rely on:
+        # fit_resample returns X[sample_indices_].
+        self.sample_indices_ = np.concatenate(selections).astype(np.intp)
+        self.support_ = np.concatenate(support).astype(np.intp)
+        self.support_weight_ = np.concatenate(support_weight)
+        self.support_weight_ /= self.support_weight_.sum()
         if labels is not None:
             self.sampling_strategy_ = {
                 label: int(budget) for label, budget in zip(classes, budgets)
@@ -782,9 +856,7 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         self.objective_history_ = np.asarray(history, dtype=np.float64)
         self.n_scored_ = np.asarray(n_scored, dtype=np.intp)
         # score() measures the MMD in the space herding matched.
-        self._support = (
-            X64[self.sample_indices_] if F is None else F[self.sample_indices_]
-        )
+        self._support_points = X64[self.support_] if F is None else F[self.support_]
         return self
 
     def _search(self, F, rng):
@@ -820,13 +892,13 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         -------
         X_resampled : {ndarray, sparse matrix, DataFrame, list} of shape \
                 (n_samples, n_features)
-            ``X[resample_indices_]``, in the container and dtype of X.
+            ``X[sample_indices_]``, in the container and dtype of X.
         y_resampled : {ndarray, Series, DataFrame, list} or None
-            ``y[resample_indices_]`` in the container of y, or None when y
+            ``y[sample_indices_]`` in the container of y, or None when y
             is None.
         """
         self.fit(X, y, sample_weight=sample_weight)
-        rows = self.resample_indices_
+        rows = self.sample_indices_
         return _take_rows(X, rows), None if y is None else _take_rows(y, rows)
 
     def score(self, X, y=None):
@@ -864,14 +936,13 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         if self.feature_map_name_ != "exact":
             # Explicit features: the kernel is their inner product.
             X, kernel = self._features(X), "linear"
-        support = np.arange(self._support.shape[0])
         mmd2 = squared_mmd(
             X,
-            support,
-            self.sample_weight_,
+            np.arange(self.support_.shape[0]),
+            self.support_weight_,
             kernel=kernel,
             gamma=self.gamma_,
-            Y=self._support,
+            Y=self._support_points,
         )
         return -mmd2
 
