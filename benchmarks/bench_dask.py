@@ -553,17 +553,23 @@ def run_full(n_samples, memory_limit, family, repeats, target=1e-6):
     return records
 
 
-def report_full(records, n_samples, memory_limit, family, target=1e-6):
+def _data_caption(family, n_samples, memory_limit, newton_s):
+    """The first line of a logistic report: the data, the cluster, the minimum."""
     gb = n_samples * N_FEATURES * 8 / 1e9
     df, by_class = FAMILIES[family]
     rows = "Gaussian" if df is None else f"t ({df:g} df)"
     rows += " rows, stored by class" if by_class else " rows in random order"
-    print(
+    return (
         f"{family}: X {n_samples:,} x {N_FEATURES} float64 ({gb:.2f} GB), correlated "
         f"{rows}, chunks of {CHUNK_ROWS:,} rows; 2 workers x 1 thread, "
         f"memory_limit={memory_limit} each; persisted. Minimum by Newton in "
-        f"{records['newton_s']:.1f} s. Target: relative objective error {target:g}.\n"
+        f"{newton_s:.1f} s."
     )
+
+
+def report_full(records, n_samples, memory_limit, family, target=1e-6):
+    caption = _data_caption(family, n_samples, memory_limit, records["newton_s"])
+    print(f"{caption} Target: relative objective error {target:g}.\n")
     print("| fit | time (s) | max_iter | passes | computes | relative error |")
     print("|---|---|---|---|---|---|")
     peers = []
@@ -599,16 +605,8 @@ def report_full(records, n_samples, memory_limit, family, target=1e-6):
 
 
 def report_logistic(records, n_samples, memory_limit, family, target=1e-3):
-    gb = n_samples * N_FEATURES * 8 / 1e9
-    df, by_class = FAMILIES[family]
-    rows = "Gaussian" if df is None else f"t ({df:g} df)"
-    rows += " rows, stored by class" if by_class else " rows in random order"
-    print(
-        f"{family}: X {n_samples:,} x {N_FEATURES} float64 ({gb:.2f} GB), correlated "
-        f"{rows}, chunks of {CHUNK_ROWS:,} rows; 2 workers x 1 thread, "
-        f"memory_limit={memory_limit} each; persisted. Minimum by Newton in "
-        f"{records['newton_s']:.1f} s.\n"
-    )
+    caption = _data_caption(family, n_samples, memory_limit, records["newton_s"])
+    print(f"{caption}\n")
     print("| fit | time (s) | passes / max_iter | relative error | client MB |")
     print("|---|---|---|---|---|")
     peers = []

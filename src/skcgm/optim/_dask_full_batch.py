@@ -20,7 +20,6 @@ every class.
 # SPDX-License-Identifier: BSD-3-Clause
 
 import numpy as np
-from scipy.optimize import minimize
 
 from ._dask_proximal_point import (
     _by_sub_blocks,
@@ -29,6 +28,7 @@ from ._dask_proximal_point import (
     _raw_weights,
     _rows_checked,
 )
+from ._full_batch import lbfgs, lbfgs_history
 from ._proximal_point import ProximalPointResult, _loss_terms
 
 __all__ = ["dask_full_batch_lbfgs"]
@@ -194,45 +194,27 @@ def dask_full_batch_lbfgs(
                 f"norm {float(grad_norms[-1].max()):.3g}"
             )
 
-    record(start.ravel())
-    result = minimize(
-        evaluate,
-        start.ravel(),
-        jac=True,
-        method="L-BFGS-B",
-        callback=record,
-        options={
-            "maxiter": max_iter,
-            "maxls": 50,
-            "gtol": tol,
-            "ftol": 64 * np.finfo(float).eps,
-        },
-    )
-    n_iter = len(objectives) - 1
-    iterates = np.arange(n_iter + 1)
-    nan = np.full(n_iter + 1, np.nan)
+    result = lbfgs(evaluate, start.ravel(), record, max_iter, tol)
+    objectives, grad_norms = np.array(objectives), np.array(grad_norms)
     rows, ones = _positive_rows(data, classes, class_weight)
     coef = result.x.reshape(n_problems, d)
     return [
         ProximalPointResult(
             coef=coef[k],
-            n_iter=n_iter,
+            n_iter=len(objectives) - 1,
             converged=bool(result.success),
-            history={
-                "objective": np.array([values[k] for values in objectives]),
-                "grad_norm": np.array([norms[k] for norms in grad_norms]),
-                "prox_weight": nan,
-                "radius": nan.copy(),
-                "total_sensitivity": nan.copy(),
-                "n_inner_iter": iterates.astype(np.intp),
-                "n_distinct": np.where(iterates > 0, n_positive, 0).astype(np.intp),
-            },
+            history=lbfgs_history(objectives[:, k], grad_norms[:, k], n_positive),
             sample_indices=rows,
             sample_weight=ones,
             sampling_probabilities=None,
         )
         for k in range(n_problems)
     ], data.n_passes
+
+
+def _positive_weight(labels, w_block=None, *, classes, class_weight):
+    """Whether each row of a chunk has a positive weight :math:`s_i`."""
+    return _raw_weights(labels, w_block, classes, class_weight) > 0
 
 
 def _positive_rows(data, classes, class_weight):
@@ -242,11 +224,13 @@ def _positive_rows(data, classes, class_weight):
     if data.w is None and np.all(class_weight > 0):
         rows = da.arange(data.n, chunks=(data.X.chunks[0],))
     else:
-        weights = data.y.map_blocks(
-            lambda labels: class_weight[np.searchsorted(classes, labels)],
-            dtype=np.float64,
+        blocks = (data.y,) if data.w is None else (data.y, data.w)
+        positive = da.map_blocks(
+            _positive_weight,
+            *blocks,
+            classes=classes,
+            class_weight=class_weight,
+            dtype=bool,
         )
-        if data.w is not None:
-            weights = weights * data.w
-        rows = da.flatnonzero(weights > 0)
+        rows = da.flatnonzero(positive)
     return rows, rows.map_blocks(lambda block: np.ones(block.shape), dtype=np.float64)

@@ -22,6 +22,48 @@ _CONSTRAINTS = {
 }
 
 
+def lbfgs(evaluate, start, record, max_iter, tol):
+    """scipy's L-BFGS-B with scikit-learn's ``lbfgs`` stopping rule.
+
+    ``evaluate(x)`` returns the objective and its gradient; ``record(x)`` is
+    called at ``start`` and after every iteration. Stops when the largest
+    gradient entry is at most ``tol`` or the relative decrease is below
+    :math:`64\\,\\epsilon`.
+    """
+    record(start)
+    return minimize(
+        evaluate,
+        start,
+        jac=True,
+        method="L-BFGS-B",
+        callback=record,
+        options={
+            "maxiter": max_iter,
+            "maxls": 50,
+            "gtol": tol,
+            "ftol": 64 * np.finfo(float).eps,
+        },
+    )
+
+
+def lbfgs_history(objectives, grad_norms, n_rows):
+    """The solver history of an L-BFGS run over ``n_rows`` rows.
+
+    One entry per iterate, NaN where an entry describes a sampled round.
+    """
+    iterates = np.arange(len(objectives))
+    nan = np.full(iterates.size, np.nan)
+    return {
+        "objective": np.asarray(objectives),
+        "grad_norm": np.asarray(grad_norms),
+        "prox_weight": nan,
+        "radius": nan.copy(),
+        "total_sensitivity": nan.copy(),
+        "n_inner_iter": iterates.astype(np.intp),
+        "n_distinct": np.where(iterates > 0, n_rows, 0).astype(np.intp),
+    }
+
+
 @validate_params(
     {
         **_CONSTRAINTS,
@@ -153,38 +195,13 @@ def full_batch_lbfgs(
 
     # Many small BLAS calls: one thread, as in approximate_proximal_point.
     with single_threaded_blas():
-        record(start)
-        result = minimize(
-            evaluate,
-            start,
-            jac=True,
-            method="L-BFGS-B",
-            callback=record,
-            options={
-                "maxiter": max_iter,
-                "maxls": 50,
-                "gtol": tol,
-                "ftol": 64 * np.finfo(float).eps,
-            },
-        )
-    n_iter = len(objectives) - 1
-    iterates = np.arange(n_iter + 1)
+        result = lbfgs(evaluate, start, record, max_iter, tol)
     rows = np.flatnonzero(problem.u > 0)
-    nan = np.full(n_iter + 1, np.nan)
-    history = {
-        "objective": np.asarray(objectives),
-        "grad_norm": np.asarray(grad_norms),
-        "prox_weight": nan,
-        "radius": nan.copy(),
-        "total_sensitivity": nan.copy(),
-        "n_inner_iter": iterates.astype(np.intp),
-        "n_distinct": np.where(iterates > 0, rows.size, 0),
-    }
     return ProximalPointResult(
         coef=result.x,
-        n_iter=n_iter,
+        n_iter=len(objectives) - 1,
         converged=bool(result.success),
-        history=history,
+        history=lbfgs_history(objectives, grad_norms, rows.size),
         sample_indices=rows.astype(np.intp),
         sample_weight=np.ones(rows.size),
         sampling_probabilities=None,
