@@ -64,7 +64,8 @@ Usage::
 
 A candidate is a name of ``CANDIDATES`` or any overrides of the estimator's
 parameters, ``name=value`` pairs joined by ``;`` (values as Python literals);
-families are joined by ``;`` (their names hold commas).
+families are joined by ``;`` (their names hold commas). ``--record`` writes
+``benchmarks/results/defaults_compadagrad.json`` (see ``benchmarks/summary.py``).
 """
 
 import argparse
@@ -73,7 +74,15 @@ import time
 import warnings
 
 import numpy as np
-from _common import machine_caption, machine_info, write_json
+from _common import (
+    add_record_argument,
+    headline,
+    machine_caption,
+    machine_info,
+    record,
+    spread_rows,
+    write_json,
+)
 from sklearn.datasets import load_breast_cancer, load_digits
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
@@ -522,6 +531,7 @@ def main(argv=None):
         help="comma-separated, of: fit, epochs, tuned, tuned-alpha "
         "(default: the first three)",
     )
+    add_record_argument(parser)
     args = parser.parse_args(argv)
     candidates = args.candidates.split(",") if args.candidates else None
     protocols = args.protocols.split(",") if args.protocols else None
@@ -550,7 +560,56 @@ def main(argv=None):
     print(format_panel(rows))
     if args.json:
         write_json(args.json, machine, vars(args), {"rows": rows, "wall_s": wall})
+    if args.record:
+        _record(args, machine, rows, wall)
     return rows
+
+
+FIT_DEFAULT = ("fit", "default")
+
+
+def _record(args, machine, rows, wall):
+    fits = [
+        row
+        for row in rows
+        if row["protocol"] == "fit" and row["candidate"] == "default"
+    ]
+    ratios = {
+        row["family"]: row["error"] / row["diagonal_error"]
+        for row in fits
+        if row["diagonal_error"]
+    }
+    lines = spread_rows("test error under fit", ratios) if ratios else []
+    compare = {
+        row["family"]: row["error"] / row["diagonal_error"]
+        for row in fits
+        if row["claim"] == COMPARE and row["diagonal_error"]
+    }
+    if compare:
+        # Issue 37: on compare's data sets the default errs no more than
+        # diagonal AdaGrad.
+        worst = max(compare, key=compare.get)
+        lines.append(
+            headline(
+                f"test error under fit, the worst of compare's {len(compare)} "
+                f"data sets: {worst}",
+                compare[worst],
+                "<= 1",
+            )
+        )
+    record(
+        "defaults_compadagrad",
+        lines,
+        args,
+        title="CompAdaGradClassifier defaults panel: against diagonal AdaGrad",
+        estimator="CompAdaGradClassifier() (defaults)",
+        peer="diagonal AdaGrad (n_components=0, the same other parameters)",
+        data=f"{len(ratios)} data families, "
+        f"{'full' if args.full else 'quick'} panel, median over the seeds",
+        machine=machine,
+        config=vars(args),
+        results={"rows": rows, "wall_s": wall},
+    )
 
 
 if __name__ == "__main__":

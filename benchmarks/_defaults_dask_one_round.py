@@ -24,7 +24,11 @@ per coefficient.
 Usage::
 
     python benchmarks/_defaults_dask_one_round.py [--full] [--seeds 3]
-        [--solver auto|proximal_point] [--json PATH]
+        [--solver auto|proximal_point] [--json PATH] [--record]
+
+``--record`` writes ``benchmarks/results/defaults_dask_one_round.json`` (with
+``--solver proximal_point``: ``defaults_dask_one_round_proximal_point.json``;
+see ``benchmarks/summary.py``).
 """
 
 import argparse
@@ -32,7 +36,14 @@ import time
 import warnings
 
 import numpy as np
-from _common import machine_caption, machine_info, write_json
+from _common import (
+    add_record_argument,
+    headline,
+    machine_caption,
+    machine_info,
+    record,
+    write_json,
+)
 from _defaults_local_sensitivity import make_covtype_like
 from scipy.special import expit
 from sklearn.linear_model import LogisticRegression
@@ -133,6 +144,7 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--solver", default="auto", choices=["auto", "proximal_point"])
     parser.add_argument("--json")
+    add_record_argument(parser)
     args = parser.parse_args(argv)
     machine = machine_info()
     tic = time.perf_counter()
@@ -160,6 +172,38 @@ def main(argv=None):
     print(f"{time.perf_counter() - tic:.0f} s; {machine_caption(machine)}")
     if args.json:
         write_json(args.json, machine, vars(args), rows)
+    if args.record:
+        worst = max(rows, key=lambda row: row["error_max"])
+        reference = "LogisticRegression(solver='newton-cholesky'), the optimum"
+        lines = [
+            headline(
+                f"share of the {len(rows)} cells within 1e-3 relative error at every "
+                "seed",
+                value=float(np.mean(errors <= 1e-3)),
+                peer=reference,
+            ),
+            headline(
+                "largest relative objective error",
+                value=worst["error_max"],
+                peer=reference,
+                data=f"{worst['family']}, n={worst['n_samples']:,}, "
+                f"d={worst['n_features']} ({worst['solver']})",
+            ),
+        ]
+        suffix = "" if args.solver == "auto" else f"_{args.solver}"
+        record(
+            f"defaults_dask_one_round{suffix}",
+            lines,
+            args,
+            title="LocalSensitivityLogistic's default fit on dask arrays, on a panel",
+            estimator=f"LocalSensitivityLogistic(solver={args.solver!r}) on dask",
+            peer=reference,
+            data=f"{len(rows)} cells of 6 families, n from 1e4 to "
+            f"{'4e6' if args.full else '1e6'}, {args.seeds} seed(s), 8 chunks",
+            machine=machine,
+            config=vars(args),
+            results=rows,
+        )
 
 
 if __name__ == "__main__":

@@ -42,6 +42,10 @@ Usage::
 
     python benchmarks/_defaults_herding.py [--full] [--panel all] [--json PATH]
     python benchmarks/_defaults_herding.py --panel refine [--json PATH]
+
+``--record`` writes ``benchmarks/results/defaults_herding.json`` (with
+``--panel grid``, ``lsh`` or ``refine``: ``defaults_herding_<panel>.json``;
+see ``benchmarks/summary.py``).
 """
 
 import argparse
@@ -51,7 +55,15 @@ import re
 import time
 
 import numpy as np
-from _common import format_table, machine_caption, machine_info, write_json
+from _common import (
+    add_record_argument,
+    format_table,
+    machine_caption,
+    machine_info,
+    record,
+    spread_rows,
+    write_json,
+)
 from sklearn.datasets import load_digits, make_swiss_roll
 from sklearn.metrics.pairwise import rbf_kernel
 from threadpoolctl import threadpool_limits
@@ -415,6 +427,7 @@ def main(argv=None):
         help="the n x d grid, the LSH panel beyond it, refine's data families, "
         "or all three",
     )
+    add_record_argument(parser)
     args = parser.parse_args(argv)
     machine = machine_info()
     results, lsh, refine = {}, {}, {}
@@ -435,6 +448,8 @@ def main(argv=None):
         if args.json:
             panels = {"grid": {}, "lsh": lsh, "refine": refine}
             write_json(args.json, machine, {"seed": SEED}, panels)
+        if args.record:
+            _record(args, machine, {"seed": SEED}, results, lsh, refine)
         return
     print(
         "\nKernelHerdingSampler defaults (n_samples=100, gamma='scale', "
@@ -446,10 +461,66 @@ def main(argv=None):
         print(f"d = {d}")
         print(format_table(panel, ROWS, 1 if not args.full else 3))
         print()
+    config = {"quick": not args.full, "seed": SEED, "methods": METHODS}
     if args.json:
-        config = {"quick": not args.full, "seed": SEED, "methods": METHODS}
         panels = {"grid": results, "lsh": lsh, "refine": refine}
         write_json(args.json, machine, config, panels)
+    if args.record:
+        _record(args, machine, config, results, lsh, refine)
+
+
+def _record(args, machine, config, results, lsh, refine):
+    rows = []
+    if results:
+        # Per d, the largest n where the exact scan ran: random features
+        # against the kernel trick, the choice feature_map='auto' makes.
+        largest = {}
+        for case in results.values():
+            if case.get("time_exact") and case.get("time_rff"):
+                if case["n"] >= largest.get(case["d"], {"n": 0})["n"]:
+                    largest[case["d"]] = case
+        rows += spread_rows(
+            "fit CPU time of feature_map='rff' against 'exact', at the largest n "
+            "with an exact fit",
+            {
+                f"n={case['n']}, d={d}": case["time_rff"] / case["time_exact"]
+                for d, case in largest.items()
+            },
+            estimator="KernelHerdingSampler(feature_map='rff')",
+            peer="KernelHerdingSampler(feature_map='exact')",
+        )
+    if lsh:
+        rows += spread_rows(
+            "fit CPU time with the LSH index",
+            {
+                name: case["time_rff+lsh"] / case["time_rff"]
+                for name, case in lsh.items()
+                if case.get("time_rff+lsh") and case.get("time_rff")
+            },
+            estimator="KernelHerdingSampler(feature_map='rff', maxip='lsh')",
+            peer="KernelHerdingSampler(feature_map='rff', maxip='exact')",
+        )
+    if refine:
+        rows += spread_rows(
+            "MMD^2 (the sampler's own)",
+            {name: case["mmd2_ratio"] for name, case in refine.items()},
+            estimator="KernelHerdingSampler(refine='swap')",
+            peer="KernelHerdingSampler(refine=None)",
+        )
+    suffix = "" if args.panel == "all" else f"_{args.panel}"
+    record(
+        f"defaults_herding{suffix}",
+        rows,
+        args,
+        title=f"KernelHerdingSampler defaults panel ({args.panel})",
+        estimator="KernelHerdingSampler (defaults)",
+        peer="the other settings of feature_map, maxip and refine",
+        data=f"Gaussian mixtures and other families, panel {args.panel!r}, "
+        f"{'full' if args.full else 'quick'}",
+        machine=machine,
+        config=config,
+        results={"grid": results, "lsh": lsh, "refine": refine},
+    )
 
 
 if __name__ == "__main__":

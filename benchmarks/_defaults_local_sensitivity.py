@@ -28,11 +28,13 @@ standardized. The paper claims an advantage on the first three kinds
 
 Usage::
 
-    python benchmarks/_defaults_local_sensitivity.py [--full]
+    python benchmarks/_defaults_local_sensitivity.py [--full] [--record]
 
 ``--full`` adds a second size of every generated family (n = 50,000) and the
 fixed prox weight candidates; the default (quick) mode runs in about two
-minutes on one core.
+minutes on one core. ``--record`` writes
+``benchmarks/results/defaults_local_sensitivity.json`` (see
+``benchmarks/summary.py``).
 """
 
 import argparse
@@ -40,7 +42,13 @@ import time
 import warnings
 
 import numpy as np
-from _common import machine_caption, machine_info
+from _common import (
+    add_record_argument,
+    machine_caption,
+    machine_info,
+    record,
+    spread_rows,
+)
 from scipy.special import expit
 from sklearn.datasets import load_breast_cancer, load_digits
 from sklearn.exceptions import ConvergenceWarning
@@ -258,7 +266,9 @@ def main(argv=None):
     parser.add_argument(
         "--full", action="store_true", help="two sizes, more candidates"
     )
+    add_record_argument(parser)
     args = parser.parse_args(argv)
+    machine = machine_info()
     start = time.perf_counter()
     rows = run_panel(quick=not args.full)
     print(
@@ -266,7 +276,26 @@ def main(argv=None):
         f"rounds, {SEEDS} seeds, C={C}, equal draws per round."
     )
     print(format_rows(rows))
-    print(f"\n{time.perf_counter() - start:.0f} s; {machine_caption(machine_info())}")
+    print(f"\n{time.perf_counter() - start:.0f} s; {machine_caption(machine)}")
+    if args.record:
+        ratios = {
+            f"{row['family']} ({row['n']} x {row['d']})": row["ratio100"]
+            for row in rows
+            if row["candidate"] == "default"
+        }
+        record(
+            "defaults_local_sensitivity",
+            spread_rows("relative objective error after 100 rounds", ratios),
+            args,
+            title="LocalSensitivityLogistic defaults panel: against uniform sampling",
+            estimator="LocalSensitivityLogistic() (its default sampler)",
+            peer="sampling='uniform', equal draws",
+            data=f"{len(ratios)} data families, {SEEDS} seeds, "
+            f"{'two sizes' if args.full else 'quick'}",
+            machine=machine,
+            config={"full": args.full, "seeds": SEEDS, "C": C},
+            results={"rows": rows},
+        )
     return rows
 
 

@@ -20,10 +20,11 @@ diabetes; means over the seeds.
 
 Usage::
 
-    python benchmarks/_defaults_mixed_mlp.py [--full] [--json PATH]
+    python benchmarks/_defaults_mixed_mlp.py [--full] [--json PATH] [--record]
 
 The quick panel (3 seeds) takes about two minutes on a shared 2-core
-machine; ``--full`` runs 10 seeds.
+machine; ``--full`` runs 10 seeds. ``--record`` writes
+``benchmarks/results/defaults_mixed_mlp.json`` (see ``benchmarks/summary.py``).
 """
 
 import argparse
@@ -31,7 +32,14 @@ import time
 import warnings
 
 import numpy as np
-from _common import machine_caption, machine_info, write_json
+from _common import (
+    add_record_argument,
+    machine_caption,
+    machine_info,
+    record,
+    spread_rows,
+    write_json,
+)
 from sklearn.datasets import load_diabetes
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
@@ -146,6 +154,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="10 seeds")
     parser.add_argument("--json", help="write the records to this path")
+    add_record_argument(parser)
     args = parser.parse_args(argv)
     machine = machine_info()
     tic = time.perf_counter()
@@ -160,6 +169,25 @@ def main(argv=None):
     print(f"{time.perf_counter() - tic:.0f} s; {machine_caption(machine)}")
     if args.json:
         write_json(args.json, machine, {"full": args.full}, results)
+    if args.record:
+        # The mixtures' held-out oracle error (diabetes scores R^2, one network).
+        ratios = {
+            family: row["default"] / row["MLPRegressor((5,))"]
+            for family, row in results.items()
+            if family != "diabetes"
+        }
+        record(
+            "defaults_mixed_mlp",
+            spread_rows("held-out oracle error", ratios),
+            args,
+            title="MixedMLPRegressor defaults panel: beside one MLPRegressor",
+            estimator="MixedMLPRegressor() (defaults)",
+            peer="MLPRegressor((5,))",
+            data=f"{len(ratios)} mixtures (1000 / 200 split), {seeds} seeds",
+            machine=machine,
+            config={"full": args.full, "seeds": seeds},
+            results=results,
+        )
 
 
 if __name__ == "__main__":

@@ -31,12 +31,13 @@ local minimum.
 
 Usage::
 
-    python benchmarks/_defaults_momentum.py [--full] [--json PATH]
+    python benchmarks/_defaults_momentum.py [--full] [--json PATH] [--record]
 
 The quick panel (4 seeds, 2 folds of compare's blobs per seed, 12 settings)
 took 91 s on a shared 2-core machine; ``--full`` (10 seeds, 5 folds, 19
 settings) took 445 s. The settings that oscillate (``momentum >= 0.7``, large
-``eta0``) take most of the time, running to ``max_iter``.
+``eta0``) take most of the time, running to ``max_iter``. ``--record`` writes
+``benchmarks/results/defaults_momentum.json`` (see ``benchmarks/summary.py``).
 """
 
 import argparse
@@ -44,7 +45,15 @@ import time
 import warnings
 
 import numpy as np
-from _common import format_table, machine_caption, machine_info, write_json
+from _common import (
+    add_record_argument,
+    format_table,
+    machine_caption,
+    machine_info,
+    record,
+    spread_rows,
+    write_json,
+)
 from sklearn.datasets import load_digits, load_iris, make_blobs
 from sklearn.model_selection import StratifiedKFold
 
@@ -220,6 +229,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="10 seeds, 19 settings")
     parser.add_argument("--json", help="write the records to this path")
+    add_record_argument(parser)
     args = parser.parse_args(argv)
     machine = machine_info()
     tic = time.perf_counter()
@@ -233,6 +243,22 @@ def main(argv=None):
     print(f"{time.perf_counter() - tic:.0f} s; {machine_caption(machine)}")
     if args.json:
         write_json(args.json, machine, {"full": args.full}, results)
+    if args.record:
+        defaults = next(iter(results["settings"].values()))
+        ratios = {family: cell["geomean"] for family, cell in defaults.items()}
+        record(
+            "defaults_momentum",
+            spread_rows("final inertia, geometric mean over the runs", ratios),
+            args,
+            title="Defaults of the momentum Lloyd solver: against exact Lloyd",
+            estimator="SumOfMinKMeans(solver='momentum') (defaults)",
+            peer="SumOfMinKMeans(solver='exact'), the same seeding",
+            data=f"{len(ratios)} k-means data families, "
+            f"{'10 seeds, 5 folds' if args.full else '4 seeds, 2 folds'}",
+            machine=machine,
+            config={"full": args.full},
+            results=results,
+        )
 
 
 if __name__ == "__main__":

@@ -26,7 +26,11 @@ Four parts, in one process, every estimator with ``loss='hinge'``,
 Usage::
 
     python benchmarks/bench_compadagrad.py [--json PATH] [--repeats 3]
-        [--target-only]
+        [--target-only] [--record]
+
+``--record`` writes ``benchmarks/results/compadagrad.json``, or with
+``--target-only`` ``benchmarks/results/compadagrad_target.json`` (see
+``benchmarks/summary.py``).
 """
 
 import argparse
@@ -34,7 +38,16 @@ import time
 import warnings
 
 import numpy as np
-from _common import best_time, format_table, machine_caption, machine_info, write_json
+from _common import (
+    add_record_argument,
+    best_time,
+    format_table,
+    headline,
+    machine_caption,
+    machine_info,
+    record,
+    write_json,
+)
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
@@ -50,6 +63,7 @@ from skcgm.linear_model import CompAdaGradClassifier
 SEED = 0
 K = 32
 BATCH_SIZE = 32
+ESTIMATOR = f"CompAdaGradClassifier(n_components={K}, batch_size={BATCH_SIZE})"
 DIMENSIONS = (256, 512, 1024, 2048, 4096, 8192, 16384)
 # Targets of the issue.
 TARGET_SLOPE = 1.15
@@ -274,10 +288,36 @@ def _target_only(args, machine):
     wall = time.perf_counter() - start
     print(f"\n{machine_caption(machine)} Wall time {wall:.0f} s.")
     _print_target(target, args.n_target, args.repeats)
+    config = {"k": K, "batch_size": BATCH_SIZE, **vars(args)}
+    results = {"sgd_target": target, "wall_time_s": wall}
     if args.json:
-        config = {"k": K, "batch_size": BATCH_SIZE, **vars(args)}
-        results = {"sgd_target": target, "wall_time_s": wall}
         write_json(args.json, machine, config, results)
+    if args.record:
+        record(
+            "compadagrad_target",
+            [_target_row(target, args.n_target)],
+            args,
+            title="CompAdaGradClassifier against SGDClassifier, one epoch at d = 1024",
+            estimator=ESTIMATOR,
+            peer="SGDClassifier",
+            data=_target_data(args.n_target),
+            machine=machine,
+            config=config,
+            results=results,
+        )
+
+
+def _target_data(n):
+    return f"{n:,} x 1024 Gaussian rows, hyperplane labels, one partial_fit epoch"
+
+
+def _target_row(target, n):
+    return headline(
+        "time per epoch",
+        target["ours / SGD"],
+        f"<= {TARGET_SGD_RATIO:g}",
+        data=_target_data(n),
+    )
 
 
 def main(argv=None):
@@ -312,6 +352,7 @@ def main(argv=None):
         action="store_true",
         help="run part 3 (the time target at d=1024) only",
     )
+    add_record_argument(parser)
     args = parser.parse_args(argv)
     machine = machine_info()
     if args.target_only:
@@ -398,26 +439,73 @@ def main(argv=None):
             e="met" if summary["error_met_theory"] else "MISSED",
         )
     )
+    config = {
+        "k": K,
+        "batch_size": BATCH_SIZE,
+        "dimensions": DIMENSIONS,
+        "eta0_grid": ETA0_GRID,
+        "correlated": CORRELATED,
+        "error_dimensions": ERROR_DIMENSIONS,
+        **vars(args),
+    }
+    results = {
+        "scaling": scaling,
+        "slopes": slopes,
+        "sparse": sparse,
+        "sgd_target": target,
+        "test_error": errors,
+        "summary": summary,
+        "wall_time_s": wall,
+    }
     if args.json:
-        config = {
-            "k": K,
-            "batch_size": BATCH_SIZE,
-            "dimensions": DIMENSIONS,
-            "eta0_grid": ETA0_GRID,
-            "correlated": CORRELATED,
-            "error_dimensions": ERROR_DIMENSIONS,
-            **vars(args),
-        }
-        results = {
-            "scaling": scaling,
-            "slopes": slopes,
-            "sparse": sparse,
-            "sgd_target": target,
-            "test_error": errors,
-            "summary": summary,
-            "wall_time_s": wall,
-        }
         write_json(args.json, machine, config, results)
+    if args.record:
+        _record(args, machine, config, results)
+
+
+def _record(args, machine, config, results):
+    summary = results["summary"]
+    d = ERROR_DIMENSIONS[0]
+    primary = results["test_error"][f"d={d}"]
+    rows = [
+        _target_row(results["sgd_target"], args.n_target),
+        *(
+            headline(
+                f"test error after one online pass, variant={variant!r} (mean of "
+                f"{args.seeds} seeds)",
+                primary[f"CompAdaGrad k=32{suffix} / diagonal"],
+                # At least 10% below diagonal AdaGrad's error.
+                f"<= {1 - TARGET_ERROR_GAIN:g}",
+                met=summary[f"error_met{suffix.replace(' ', '_')}"],
+                estimator=f"CompAdaGradClassifier(n_components={K}, "
+                f"variant={variant!r})",
+                peer="diagonal AdaGrad (n_components=0)",
+                data=f"make_correlated_classification({d}, 8 informative, "
+                f"condition_number=30), {args.n_train} train / {args.n_test} test",
+            )
+            for variant, suffix in (("paper", ""), ("theory", " theory"))
+        ),
+        headline(
+            "log-log slope of time per epoch against d = 256 ... 16384",
+            value=summary["slope"],
+            target=f"<= {TARGET_SLOPE:g}",
+            peer="none (a slope, not a ratio)",
+            data=f"{args.n_scaling} Gaussian rows, d = 256 ... 16384",
+        ),
+    ]
+    record(
+        "compadagrad",
+        rows,
+        args,
+        title="CompAdaGradClassifier against SGDClassifier and diagonal AdaGrad",
+        estimator=ESTIMATOR,
+        peer="SGDClassifier",
+        data="Gaussian rows (time); make_sparse_text_classification (CSR); "
+        "make_correlated_classification (test error)",
+        machine=machine,
+        config=config,
+        results=results,
+    )
 
 
 if __name__ == "__main__":

@@ -57,7 +57,10 @@ Usage::
 
     python benchmarks/bench_dask.py [kmeans|logistic|full] [--n-samples N] [--repeats R]
         [--memory-limit 1.9GB] [--families gaussian,t3,gaussian-by-class]
-        [--max-iters 3] [--solvers lbfgs,admm] [--json PATH]
+        [--max-iters 3] [--solvers lbfgs,admm] [--json PATH] [--record]
+
+``--record`` writes ``benchmarks/results/dask_<kmeans|logistic|full>.json``
+(see ``benchmarks/summary.py``).
 
 The default X is 8,000,000 x 32 float64 (2.0 GB) of 16 Gaussian blobs, in
 chunks of 250,000 rows, on 2 workers of 1.9 GB each: X is larger than a
@@ -75,7 +78,14 @@ import warnings
 from contextlib import contextmanager
 
 import numpy as np
-from _common import machine_caption, machine_info, write_json
+from _common import (
+    add_record_argument,
+    headline,
+    machine_caption,
+    machine_info,
+    write_json,
+)
+from _common import record as write_record
 
 N_CLUSTERS = 16
 N_FEATURES = 32
@@ -659,6 +669,7 @@ def main(argv=None):
         help="logistic: the dask-ml solvers timed (L-BFGS's search takes minutes)",
     )
     parser.add_argument("--json", help="write the records to this path")
+    add_record_argument(parser)
     args = parser.parse_args(argv)
     machine = machine_info()
     warnings.simplefilter("ignore", UserWarning)
@@ -689,6 +700,85 @@ def main(argv=None):
     print(f"\n{time.perf_counter() - tic:.0f} s; {machine_caption(machine)}")
     if args.json:
         write_json(args.json, machine, vars(args), records)
+    if args.record:
+        _record(args, machine, records)
+
+
+# Issue 20: LocalSensitivityLogistic's default fit to 1e-3 in at most 0.3x the
+# fastest dask-ml solver's time.
+TARGET_LOGISTIC_RATIO = 0.3
+
+
+def _fastest_peer(family_records):
+    """(name, time) of the fastest dask-ml fit that reached the error."""
+    peers = [
+        (name, fit["time_s"])
+        for name, fit in family_records.items()
+        if name.startswith("dask-ml") and "time_s" in fit
+    ]
+    return min(peers, key=lambda peer: peer[1]) if peers else (None, None)
+
+
+def _record(args, machine, records):
+    gb = args.n_samples * N_FEATURES * 8 / 1e9
+    cluster = (
+        f"2 workers x 1 thread, memory_limit={args.memory_limit} each, "
+        f"X {args.n_samples:,} x {N_FEATURES} ({gb:.2f} GB)"
+    )
+    rows = []
+    if args.which == "kmeans":
+        estimator, peer = "SumOfMinKMeans", "dask_ml.cluster.KMeans"
+        for part, label in (
+            ("same start", f"{LLOYD_ITERATIONS} Lloyd iterations from the same start"),
+            ("own seeding", "each one's own seeding, to convergence"),
+        ):
+            times = records[part]["time_s"]
+            rows.append(headline(label, times["ours"] / times["dask-ml"]))
+        data = f"{N_CLUSTERS} Gaussian blobs; {cluster}"
+    else:
+        full = args.which == "full"
+        estimator = (
+            "LocalSensitivityLogistic(sampling='full')"
+            if full
+            else "LocalSensitivityLogistic()"
+        )
+        peer = "dask_ml.linear_model.LogisticRegression (fastest solver)"
+        error = 1e-6 if full else 1e-3
+        ours_name = "ours, sampling='full', tol=0" if full else "ours (defaults)"
+        for family, family_records in records.items():
+            name, fastest = _fastest_peer(family_records)
+            ours = family_records[ours_name]
+            ratio = None
+            if fastest is not None and "time_s" in ours:
+                ratio = ours["time_s"] / fastest
+            target = None if full else f"<= {TARGET_LOGISTIC_RATIO:g}"
+            rows.append(
+                headline(
+                    f"time to {error:g} relative error, {family}"
+                    + (
+                        f" ({name.removeprefix('dask-ml ')})"
+                        if name
+                        else " (no dask-ml fit reached it)"
+                    ),
+                    ratio,
+                    target,
+                    peer="dask-ml LogisticRegression, its fastest fit",
+                    data=f"{family} rows; {cluster}",
+                )
+            )
+        data = f"correlated rows, families {args.families}; {cluster}"
+    write_record(
+        f"dask_{args.which}",
+        rows,
+        args,
+        title=f"{estimator} against dask-ml on dask arrays ({args.which})",
+        estimator=estimator,
+        peer=peer,
+        data=data,
+        machine=machine,
+        config=vars(args),
+        results=records,
+    )
 
 
 if __name__ == "__main__":

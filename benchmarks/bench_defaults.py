@@ -21,8 +21,10 @@ Usage, from the project root::
     python benchmarks/bench_defaults.py compadagrad        # one panel
     python benchmarks/bench_defaults.py herding --full     # options go to the panel
 
-The options after the panel names (``--full``, ``--json PATH``) are passed
-to each panel; give ``--json`` with one panel at a time.
+The options after the panel names (``--full``, ``--json PATH``,
+``--record``) are passed to each panel; give ``--json`` with one panel at a
+time. ``--record`` writes each panel's ``benchmarks/results/defaults_<panel>.json``
+(see ``benchmarks/summary.py``).
 """
 
 import importlib
@@ -35,6 +37,8 @@ PANELS = {
     "momentum": "_defaults_momentum",
     "mixed-mlp": "_defaults_mixed_mlp",
 }
+# Passed on to every panel, which records itself under defaults_<panel>.
+RECORD_OPTION = "--record"
 
 
 def main(argv=None):

@@ -19,7 +19,10 @@ iteration counts are reported. Measured per data set:
 
 Usage::
 
-    python benchmarks/bench_kmeans.py [--json PATH] [--repeats 3]
+    python benchmarks/bench_kmeans.py [--json PATH] [--record] [--repeats 3]
+
+``--record`` writes ``benchmarks/results/kmeans.json`` (see
+``benchmarks/summary.py``).
 """
 
 import argparse
@@ -27,10 +30,13 @@ import tracemalloc
 
 import numpy as np
 from _common import (
+    add_record_argument,
     best_time,
     format_table,
+    headline,
     machine_caption,
     machine_info,
+    record,
     write_json,
 )
 from sklearn.cluster import KMeans, kmeans_plusplus
@@ -177,6 +183,7 @@ def main(argv=None):
         default=200_000,
         help="rows of the make_blobs data set (200000)",
     )
+    add_record_argument(parser)
     args = parser.parse_args(argv)
 
     machine = machine_info()
@@ -192,20 +199,59 @@ def main(argv=None):
         f"{machine_caption(machine)}\n"
     )
     print(format_table(results, ROWS, args.repeats))
+    config = {
+        "repeats": args.repeats,
+        "seed": SEED,
+        "max_iter": MAX_ITER,
+        "tol": 0,
+        "targets": {
+            "fit_time_ratio": TARGET_TIME_RATIO,
+            "peak_memory_ratio": TARGET_MEMORY_RATIO,
+        },
+    }
     if args.json:
-        config = {
-            "repeats": args.repeats,
-            "seed": SEED,
-            "max_iter": MAX_ITER,
-            "tol": 0,
-            "targets": {
-                "fit_time_ratio": TARGET_TIME_RATIO,
-                "peak_memory_ratio": TARGET_MEMORY_RATIO,
-            },
-        }
         write_json(args.json, machine, config, results)
         print(f"\nwrote {args.json}")
+    if args.record:
+        _record(args, machine, config, results)
     return 0
+
+
+def _record(args, machine, config, results):
+    rows = []
+    for name, result in results.items():
+        rows.append(
+            headline(
+                "fit time to convergence",
+                result["fit_time_ratio"],
+                f"<= {TARGET_TIME_RATIO:g}",
+                data=name,
+            )
+        )
+    issue_case = next(iter(results))
+    rows.append(
+        headline(
+            "peak traced memory of a fit",
+            results[issue_case]["peak_memory_ratio"],
+            f"<= {TARGET_MEMORY_RATIO:g}",
+            data=issue_case,
+        )
+    )
+    record(
+        "kmeans",
+        rows,
+        args,
+        title="SumOfMinKMeans against KMeans(algorithm='lloyd')",
+        estimator="SumOfMinKMeans",
+        peer="KMeans(algorithm='lloyd')",
+        data=(
+            f"make_blobs({args.n_samples}, 32, centers=32), cluster_std 1 and 3; "
+            "load_digits (k = 10); the same k-means++ start, to convergence"
+        ),
+        machine=machine,
+        config=config,
+        results=results,
+    )
 
 
 if __name__ == "__main__":

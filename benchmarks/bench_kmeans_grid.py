@@ -31,7 +31,10 @@ Usage::
     python benchmarks/bench_kmeans_grid.py [--n 10000,100000,1000000]
         [--d 2,32,256] [--k 8,32,256] [--dtypes float64,float32]
         [--layouts dense,csr] [--iters 5] [--runs 5] [--pause 0.02]
-        [--min-time 1.0] [--json PATH]
+        [--min-time 1.0] [--json PATH] [--record]
+
+``--record`` writes ``benchmarks/results/kmeans_grid.json`` (see
+``benchmarks/summary.py``).
 """
 
 import argparse
@@ -42,7 +45,14 @@ import time
 
 import numpy as np
 import scipy.sparse as sp
-from _common import machine_caption, machine_info, write_json
+from _common import (
+    add_record_argument,
+    headline,
+    machine_caption,
+    machine_info,
+    record,
+    write_json,
+)
 from sklearn.cluster import KMeans
 from threadpoolctl import threadpool_limits
 
@@ -126,7 +136,7 @@ def run_cell(X, init, iters, runs, pause, min_time):
     runs = max(runs, min(MAX_RUNS, int(2 * min_time / max(warmup, 1e-6))))
     # Alternate the two, so that a change of machine load hits both alike.
     # Each library runs its own OpenMP runtime, whose idle threads spin for
-    # 7.5-8.5 ms after a parallel loop on the machine of BENCHMARKS.md (both
+    # 7.5-8.5 ms after a parallel loop on the machine of benchmarks/HISTORY.md (both
     # runtimes, measured from the threads' CPU time), then sleep. A pause
     # shorter than that leaves the other library's threads spinning on the
     # cores during the next fit; a pause longer than that lets the fit's own
@@ -232,6 +242,7 @@ def main(argv=None):
         help="seconds of fits per estimator and cell, at least --runs fits",
     )
     parser.add_argument("--json", metavar="PATH")
+    add_record_argument(parser)
     args = parser.parse_args(argv)
     machine = machine_info()
     load = os.getloadavg()[0]
@@ -254,22 +265,22 @@ def main(argv=None):
                             2 * entries * k / rates[dtype],
                             _nbytes(X) / read_bandwidth(X),
                         )
-                        record = run_cell(
+                        cell = run_cell(
                             X, init, args.iters, args.runs, args.pause, args.min_time
                         )
-                        record.update(layout=layout, dtype=dtype, n=n, d=d, k=k)
-                        record["floor_s"] = floor
-                        record["ratio"] = record["ours_s"] / record["kmeans_s"]
-                        records.append(record)
-                        ours = 1e3 * record["ours_s"] / args.iters
-                        theirs = 1e3 * record["kmeans_s"] / args.iters
+                        cell.update(layout=layout, dtype=dtype, n=n, d=d, k=k)
+                        cell["floor_s"] = floor
+                        cell["ratio"] = cell["ours_s"] / cell["kmeans_s"]
+                        records.append(cell)
+                        ours = 1e3 * cell["ours_s"] / args.iters
+                        theirs = 1e3 * cell["kmeans_s"] / args.iters
                         print(
                             f"| {layout} | {dtype} | {n:.0e} | {d} | {k} | "
                             f"{ours:.2f} | {theirs:.2f} | {1e3 * floor:.2f} | "
-                            f"**{record['ratio']:.2f}** | "
+                            f"**{cell['ratio']:.2f}** | "
                             f"{ours / (1e3 * floor):.1f} | "
                             f"{theirs / (1e3 * floor):.1f} | "
-                            f"{_agreement(record)} |",
+                            f"{_agreement(cell)} |",
                             flush=True,
                         )
                         del X
@@ -285,6 +296,46 @@ def main(argv=None):
     print(machine_caption(machine), file=sys.stdout)
     if args.json:
         write_json(args.json, machine, vars(args) | {"gemm": rates}, records)
+    if args.record:
+        _record(args, machine, vars(args) | {"gemm": rates}, records)
+
+
+def _record(args, machine, config, records):
+    rows = []
+    for layout, target in (("dense", TARGET_DENSE), ("csr", TARGET_CSR)):
+        cells = [cell for cell in records if cell["layout"] == layout]
+        if not cells:
+            continue
+        worst = max(cells, key=lambda cell: cell["ratio"])
+        same = sum(cell["same_labels"] for cell in cells)
+        rows.append(
+            headline(
+                f"Lloyd fit time, the worst of {len(cells)} {layout} cells "
+                f"({same} of {len(cells)} with identical labels)",
+                worst["ratio"],
+                f"<= {target:g}",
+                data=(
+                    f"{layout} {worst['dtype']} blobs, n={worst['n']:,}, "
+                    f"d={worst['d']}, k={worst['k']}"
+                ),
+            )
+        )
+    record(
+        "kmeans_grid",
+        rows,
+        args,
+        title="Lloyd iterations of SumOfMinKMeans against KMeans on a grid",
+        estimator="SumOfMinKMeans",
+        peer="KMeans(algorithm='lloyd')",
+        data=(
+            f"Gaussian blobs, n in {{{args.n}}}, d in {{{args.d}}}, "
+            f"k in {{{args.k}}}, {args.dtypes}, {args.layouts}; "
+            f"{args.iters} iterations from the same start"
+        ),
+        machine=machine,
+        config=config,
+        results=records,
+    )
 
 
 if __name__ == "__main__":

@@ -31,7 +31,10 @@ fit(1 epoch, init='random'): the generalized k-means++ of the paper
 Usage::
 
     python benchmarks/bench_mixed_mlp.py [--json PATH] [--repeats 5] [--quick]
-        [--blas-threads N]
+        [--blas-threads N] [--record]
+
+``--record`` writes ``benchmarks/results/mixed_mlp.json`` (see
+``benchmarks/summary.py``).
 
 On a shared 2-core machine two BLAS threads slowed MLPRegressor's full-batch
 step at n = 100,000 four- to sevenfold; ``--blas-threads 1`` holds both
@@ -44,7 +47,15 @@ import time
 import warnings
 
 import numpy as np
-from _common import format_table, machine_caption, machine_info, write_json
+from _common import (
+    add_record_argument,
+    format_table,
+    headline,
+    machine_caption,
+    machine_info,
+    record,
+    write_json,
+)
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.neural_network import MLPRegressor
 from threadpoolctl import threadpool_limits
@@ -201,6 +212,7 @@ def main(argv=None):
         metavar="N",
         help="hold BLAS to N threads for the whole run (default: as installed)",
     )
+    add_record_argument(parser)
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
@@ -229,20 +241,56 @@ def main(argv=None):
         for key, label, fmt in ROWS
     ]
     print(format_table(results, rows, args.repeats))
+    config = {
+        "repeats": args.repeats,
+        "seed": SEED,
+        "n_components": N_COMPONENTS,
+        "inner_steps": INNER_STEPS,
+        "alpha": ALPHA,
+        "learning_rate_init": LEARNING_RATE,
+        "cases": cases,
+        "blas_threads": args.blas_threads,
+    }
     if args.json:
-        config = {
-            "repeats": args.repeats,
-            "seed": SEED,
-            "n_components": N_COMPONENTS,
-            "inner_steps": INNER_STEPS,
-            "alpha": ALPHA,
-            "learning_rate_init": LEARNING_RATE,
-            "cases": cases,
-            "blas_threads": args.blas_threads,
-        }
         write_json(args.json, machine, config, results)
         print(f"\nwrote {args.json}")
+    if args.record:
+        _record(args, machine, config, results)
     return 0
+
+
+def _record(args, machine, config, results):
+    # Issue 19 names no ratio to reach: the cost of one network's Adam step,
+    # ours / MLPRegressor's, is reported at the smallest and largest n.
+    names = list(results)
+    rows = [
+        headline(
+            f"time per Adam step and network, {name}",
+            results[name]["network_step_ratio"],
+            data=f"make_mixed_mlp_regression({name}, k={N_COMPONENTS})",
+        )
+        for name in dict.fromkeys([names[0], names[-1]])
+    ]
+    threads = (
+        "BLAS as installed"
+        if args.blas_threads is None
+        else f"BLAS held to {args.blas_threads} thread(s)"
+    )
+    record(
+        "mixed_mlp",
+        rows,
+        args,
+        title="MixedMLPRegressor against MLPRegressor, time per epoch",
+        estimator="MixedMLPRegressor",
+        peer="MLPRegressor(solver='adam')",
+        data=(
+            f"make_mixed_mlp_regression(n, d_I, (d_H,), 5), "
+            f"n in {sorted({case[0] for case in config['cases']})}; {threads}"
+        ),
+        machine=machine,
+        config=config,
+        results=results,
+    )
 
 
 if __name__ == "__main__":

@@ -46,6 +46,9 @@ Usage::
 
     python benchmarks/bench_online.py [--json PATH] [--seeds 3] [--lmo-scaling]
     python benchmarks/bench_online.py --max-horizon 3000 --seeds 1   # a smoke run
+
+``--record`` writes ``benchmarks/results/online.json`` (see
+``benchmarks/summary.py``).
 """
 
 import argparse
@@ -53,7 +56,15 @@ import math
 import time
 
 import numpy as np
-from _common import format_table, machine_caption, machine_info, write_json
+from _common import (
+    add_record_argument,
+    format_table,
+    headline,
+    machine_caption,
+    machine_info,
+    record,
+    write_json,
+)
 
 from skcgm.datasets import make_decentralized_nqp, make_online_nqp
 from skcgm.online import (
@@ -337,6 +348,7 @@ def main(argv=None):
         default=10000,
         help="largest T of part 4 (10000)",
     )
+    add_record_argument(parser)
     args = parser.parse_args(argv)
     machine = machine_info()
 
@@ -535,48 +547,110 @@ def main(argv=None):
     )
     print(f"\ntotal {total:.0f} s")
 
+    config = {
+        "seeds": args.seeds,
+        "horizons": {name: list(grid) for name, grid in grids.items()},
+        "dp_nodes": args.dp_nodes,
+        "nuclear_horizon": args.nuclear_horizon,
+        "pobga_practical_preset": [c_eta, c_eps, c_k],
+        "problem": {
+            "n_features": N_FEATURES,
+            "n_constraints": N_CONSTRAINTS,
+            "noise": NOISE,
+            "adversary": "iid",
+        },
+        "nuclear": {"shape": SHAPE, "radius": NUCLEAR_RADIUS, "mu": MU},
+        "lmo_scaling_cases": LMO_SCALING_CASES if args.lmo_scaling else None,
+        "seed": SEED,
+    }
+    payload = {
+        "regret": {
+            name: {str(T): v for T, v in by_T.items()} for name, by_T in regret.items()
+        },
+        "regret_runs": {
+            name: {str(T): v for T, v in by_T.items()} for name, by_T in runs.items()
+        },
+        "slopes": {
+            name: {k: v for k, v in results[name].items() if k.startswith("slope")}
+            for name in LEARNERS
+        },
+        "dpobga": {str(k): v for k, v in dpobga.items()},
+        "nuclear": nuclear,
+        "lmo_scaling": None
+        if scaling is None
+        else {
+            label: {str(k): v for k, v in case.items()}
+            for label, case in scaling.items()
+        },
+        "total_time_s": total,
+    }
     if args.json:
-        config = {
-            "seeds": args.seeds,
-            "horizons": {name: list(grid) for name, grid in grids.items()},
-            "dp_nodes": args.dp_nodes,
-            "nuclear_horizon": args.nuclear_horizon,
-            "pobga_practical_preset": [c_eta, c_eps, c_k],
-            "problem": {
-                "n_features": N_FEATURES,
-                "n_constraints": N_CONSTRAINTS,
-                "noise": NOISE,
-                "adversary": "iid",
-            },
-            "nuclear": {"shape": SHAPE, "radius": NUCLEAR_RADIUS, "mu": MU},
-            "lmo_scaling_cases": LMO_SCALING_CASES if args.lmo_scaling else None,
-            "seed": SEED,
-        }
-        payload = {
-            "regret": {
-                name: {str(T): v for T, v in by_T.items()}
-                for name, by_T in regret.items()
-            },
-            "regret_runs": {
-                name: {str(T): v for T, v in by_T.items()}
-                for name, by_T in runs.items()
-            },
-            "slopes": {
-                name: {k: v for k, v in results[name].items() if k.startswith("slope")}
-                for name in LEARNERS
-            },
-            "dpobga": {str(k): v for k, v in dpobga.items()},
-            "nuclear": nuclear,
-            "lmo_scaling": None
-            if scaling is None
-            else {
-                label: {str(k): v for k, v in case.items()}
-                for label, case in scaling.items()
-            },
-            "total_time_s": total,
-        }
         write_json(args.json, machine, config, payload)
         print(f"wrote {args.json}")
+    if args.record:
+        low, high = TARGET_LMO_SLOPE
+        lmo_slope = results["POBGA"]["slope_n_lmo_calls"]
+        comm_low, comm_high = TARGET_COMM_SLOPE
+        nqp = (
+            f"make_online_nqp(25, 15, T, iid), T in {list(horizons)}, "
+            f"{args.seeds} seed(s)"
+        )
+        rows = [
+            headline(
+                f"1-regret at T={T_top} (LMO calls {pobga['n_lmo_calls']:.0f} "
+                f"against {mono['n_lmo_calls']:.0f})",
+                pobga["regret1"] / mono["regret1"],
+                "< 1 at equal or fewer LMO calls",
+                met=regret_ok,
+                peer="Mono-FW",
+                data=nqp,
+            ),
+            headline(
+                "log-log slope of the 1-regret in T",
+                value=slope1,
+                target=f"<= {TARGET_REGRET_SLOPE:g}",
+                met=False if slope1 is None else None,
+                peer="none (a slope)",
+                data=nqp,
+            ),
+            headline(
+                "log-log slope of the LMO calls in T",
+                value=lmo_slope,
+                target=f"{(low + high) / 2:g} +/- {(high - low) / 2:g}",
+                met=False if lmo_slope is None else None,
+                peer="none (a slope)",
+                data=nqp,
+            ),
+            headline(
+                f"log-log slope of the exchange rounds in T, {args.dp_nodes} nodes",
+                value=comm,
+                target=f"{(comm_low + comm_high) / 2:g} +/- "
+                f"{(comm_high - comm_low) / 2:g}",
+                met=False if comm is None else None,
+                estimator="DPOBGA",
+                peer="none (a slope)",
+                data=f"make_decentralized_nqp(25, 15, T, {args.dp_nodes}), one seed",
+            ),
+            headline(
+                "time per round on a 50 x 50 nuclear-norm ball",
+                nuclear["ratio"],
+                f"<= {TARGET_NUCLEAR_RATIO:g}",
+                peer="OBGA (exact projection)",
+                data=f"NuclearNormBallLMO(radius=10), T={args.nuclear_horizon}",
+            ),
+        ]
+        record(
+            "online",
+            rows,
+            args,
+            title="POBGA against Mono-FW, Meta-FW and OBGA; DPOBGA; a nuclear ball",
+            estimator="POBGA (preset='practical')",
+            peer="Mono-FW",
+            data=nqp,
+            machine=machine,
+            config=config,
+            results=payload,
+        )
     return 0
 
 

@@ -11,7 +11,7 @@ from ..utils._math import _next_power_of_two
 # The largest padded dimension at which 'auto' takes the full matrix: a full
 # step costs O(n^3). At d = 200 (n = 256) a fit took 6 s against diagonal
 # AdaGrad's 0.1 s, for a 38-46% cut of the test error; at d = 500 (n = 512)
-# it took a minute for 24-29% (BENCHMARKS.md).
+# it took a minute for 24-29% (benchmarks/HISTORY.md).
 MAX_FULL_PADDED = 256
 # The features count as correlated when the effective rank of their
 # correlation matrix is at most this share of their number (uncorrelated
@@ -103,8 +103,8 @@ def auto_n_components(X):
     directions the full matrix amplifies their noise; sparse rows are the
     paper's RCV1 regime (no gain); and a random subspace of a few dozen of
     many hundreds of dimensions holds too little of any direction to beat
-    diagonal AdaGrad (BENCHMARKS.md, "The CompAdaGrad subspace chosen from
-    the data").
+    diagonal AdaGrad (user guide, CompAdaGrad page, "Choosing the
+    defaults", "The subspace chosen from the data").
 
     Parameters
     ----------

@@ -44,7 +44,7 @@ from ._openmp import openmp_max_threads, record_threads, report_threads
 # which a second thread cannot pay for itself: a Lloyd pass of 2,000 rows at
 # d = 2, k = 8 (about 2**15) took 46 us on one thread and 31 us on two when
 # both were awake, a gain that one wake-up of an idle worker outweighs
-# (BENCHMARKS.md, "Threads on a busy machine").
+# (benchmarks/HISTORY.md, "Threads on a busy machine").
 MIN_WORK_PER_THREAD = 2**15
 # ThreadChooser: the times kept per thread count, and the time the faster
 # count runs between two trials of the slower one, in multiples of a trial's
@@ -53,7 +53,7 @@ _KEPT_TIMES = 3
 _FIRST_INTERVAL = 8
 _LONGEST_INTERVAL = 256
 # An idle OpenMP worker spins for 7.5 to 8.5 ms on the 2-core VM of
-# BENCHMARKS.md before it sleeps; a region after a longer gap may wake it.
+# benchmarks/HISTORY.md before it sleeps; a region after a longer gap may wake it.
 WARM_GAP = 0.005
 
 _local = threading.local()
