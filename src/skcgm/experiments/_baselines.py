@@ -20,8 +20,9 @@ EM for a mixture of linear regressions
 
 The sum-of-minimum paper (Ding, Chen, Wang and Yin, 2024) compares
 initializations of its Lloyd algorithm only. ``python -m skcgm compare`` and
-``benchmarks/bench_sum_of_min_apps.py`` also need the classical alternative
-for mixed linear regression: maximum likelihood of the mixture
+the benchmarks also need the classical alternative for mixed linear
+regression (user guide, "Mixed linear regression", section "Comparison with
+scikit-learn"): maximum likelihood of the mixture
 
 .. math::
 

@@ -156,8 +156,8 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         The constant learning rate :math:`\\eta > 0` (the paper tunes it and
         reports no value). AdaGrad normalizes the gradients, so the first
         diagonal step moves every coordinate by about :math:`\\eta`;
-        grid-search it over powers of ten. The defaults panel
-        (``benchmarks/_defaults_compadagrad.py``) kept 0.1: 0.3 lowers both
+        grid-search it over powers of ten. The defaults panel (user guide,
+        "Choosing the defaults") kept 0.1: 0.3 lowers both
         errors on the correlated families but helps diagonal AdaGrad more
         (the cut falls from 27% and 20% to 8% and 16%), and it is 43% worse
         than diagonal AdaGrad on the digits; 0.03 cuts more (43% and 24%)
@@ -184,11 +184,10 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         matrix: on correlated features with spectra spread over three or four
         decades, the full matrix cuts diagonal AdaGrad's test error by 40-50%
         where a subspace of 64 of 256 dimensions cuts it by a few percent; on
-        uncorrelated features neither gains. See the user guide,
-        "The subspace chosen from the data". An integer is the
-        paper's fixed :math:`k` (it uses 25 to 512), whose step costs
-        :math:`O(nk + n \\log n + k^3)`. The defaults panel behind the rule:
-        ``BENCHMARKS.md``, "The CompAdaGrad subspace chosen from the data".
+        uncorrelated features neither gains. The panel behind the rule is in
+        the user guide, "Choosing the defaults", "The subspace chosen from
+        the data". An integer is the paper's fixed :math:`k` (it uses 25 to
+        512), whose step costs :math:`O(nk + n \\log n + k^3)`.
 
     tau : float, default=1.0
         Weight :math:`\\tau > 0` of the complement (diagonal) term.
@@ -299,10 +298,11 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         whatever the batch size, so mini-batches amortize it: on small
         dense problems ``batch_size=32`` reaches the test accuracy of
         per-sample steps (``batch_size=1``, the online setting of the
-        regret bound) about 30 times faster. The defaults panel kept 32:
-        128 halves the fit time and cuts as much on the correlated
-        families, but leaves too few steps per epoch on small sets (digits:
-        44% worse than diagonal AdaGrad); 8 is about twice as slow and cuts
+        regret bound) in far fewer steps. The defaults panel (user guide,
+        "Choosing the defaults") kept 32: 128 takes a quarter of the steps
+        per epoch and cuts as much on the correlated families, but leaves
+        too few steps per epoch on small sets (digits: 44% worse than
+        diagonal AdaGrad); 8 takes four times the steps per epoch and cuts
         no more (24% and 21%).
 
     max_iter : int, default=1000

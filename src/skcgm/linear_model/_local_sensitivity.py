@@ -53,7 +53,7 @@ _AUTO_FRACTION = 0.1
 # reached a relative objective error of 1e-4 to 1e-3 with 20 to 32 features.
 _DASK_AUTO_SAMPLE = 100_000
 # max_iter='auto': rounds in memory, and on a dask array, where each round
-# reads the data once or twice. Measured (BENCHMARKS.md, "Data larger than
+# reads the data once or twice. Measured (benchmarks/HISTORY.md, "Data larger than
 # memory"): on 8,000,000 rows one round from the uniform start reached a
 # relative objective error of 2e-4 to 3e-4 in 3 passes (2 since its draws
 # come with the centre's pass), the in-memory stopping rule 3e-5 in 68
@@ -63,7 +63,7 @@ _DASK_MAX_ITER = 1
 # solver='auto' on a dask array (with sample_size='auto') runs that one round
 # only when it draws at least this many rows per coefficient, and L-BFGS on
 # all the rows otherwise. Measured (benchmarks/_defaults_dask_one_round.py,
-# BENCHMARKS.md): one round's relative objective error is about c (d + 1) / m
+# benchmarks/HISTORY.md): one round's relative objective error is about c (d + 1) / m
 # with c from 0.2 to 12 over the defaults panel's families; below 2,000 draws
 # per coefficient it exceeded 1e-3 in 32 of 39 cells (up to 1.2), from 2,000
 # on it stayed at most 5.4e-4 (10 cells).
@@ -255,10 +255,11 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         the rows, and with ``solver='auto'`` does not sample below 10,000
         rows in memory: it minimizes the objective on all the rows by
         L-BFGS (``solver='lbfgs'``), as
-        :class:`~sklearn.linear_model.LogisticRegression` does. Measured
-        (see Notes), a sampled fit on 2,000 to 10,000 rows takes 7 to 36
-        times as long as the full-data fit and stops at a relative
-        objective error of :math:`4 \\times 10^{-3}` to :math:`10^{-2}`.
+        :class:`~sklearn.linear_model.LogisticRegression` does. There too
+        few rows are drawn per round for sampling to pay: a sampled fit
+        costs more than the full-data fit and stops at a relative
+        objective error of :math:`4 \\times 10^{-3}` to :math:`10^{-2}`
+        (see Notes).
         An int larger than n_samples raises a ValueError (whatever the
         sampling), rather than being clipped.
         Unused by ``sampling='full'`` and by L-BFGS.
@@ -358,7 +359,7 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         against ``n_features + fit_intercept``): one round leaves a
         relative objective error of about :math:`c\\,(d + 1) / m`, with
         :math:`c` from 0.2 to 12 over the families of the defaults panel
-        (``benchmarks/_defaults_dask_one_round.py``): with fewer draws it
+        (user guide, "Data larger than memory"): with fewer draws it
         exceeded 1e-3 in 32 of the panel's 39 cells (up to 1.2), with
         more, at most :math:`5.4 \\times 10^{-4}` in its 10 cells; L-BFGS
         reaches ``tol`` in tens of passes. It is 'proximal_point' otherwise. The
@@ -373,23 +374,20 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         :math:`\\|a_i\\|^3 \\min(r/\\lambda, r^3/\\eta)`), or the leverage
         term alone. The paper's literal algorithm is
         ``scores='theorem10'`` (with the default ``prox_weight``). The
-        default was chosen on a panel of eight data families
-        (``benchmarks/_defaults_local_sensitivity.py``, median relative
-        objective error over 5 seeds at equal draws): Theorem 10's term,
-        cubic in the row norms, makes it draw mostly the largest rows on
-        heavy-tailed data, where it loses to uniform sampling; on
+        default was chosen on a panel of eight data families (user guide,
+        "Choosing the defaults": median relative objective error over 5
+        seeds at equal draws). Theorem 10's term, cubic in the row norms,
+        makes it draw mostly the largest rows on heavy-tailed data, where
+        it loses to uniform sampling and 'theorem9' beats both (on
         ``make_heavy_tailed_classification(10_000, 20)`` with 300 draws a
-        round, 'theorem10' reaches 0.42 after 15 rounds and 0.079 after
-        100, uniform sampling 0.037 and 0.020, 'theorem9' 0.022 and 0.015.
-        At 5,000 rows 'theorem9' beats uniform sampling on the
-        heavy-tailed (0.018 / 0.014 against 0.051 / 0.049 after 15 / 100
-        rounds), log-normal, Gaussian and bundled families and ties it on
-        the sparse, correlated and covtype-like ones. At 50,000 rows
-        (300 draws, 0.6%) every sampler reaches a noise floor of 1 to 3%
-        by round 15: it still wins after 15 rounds, and after 100 the
-        heavy-tailed figures (0.016 against 0.013) are within the
-        seed-to-seed spread (see the user guide). Unused by the other
-        samplings.
+        round, relative errors 0.42, 0.037 and 0.022 after 15 rounds).
+        'theorem9' also beats uniform sampling on the log-normal, Gaussian
+        and bundled families and ties it on the sparse, correlated and
+        covtype-like ones. When a round draws a small share of the rows
+        (300 of 50,000) every sampler soon reaches its noise floor:
+        'theorem9' still wins in the first rounds, and after 100 the
+        heavy-tailed figures are within the seed-to-seed spread. Unused by
+        the other samplings.
 
     leverage : {'auto', 'exact', 'sketch', 'sample'}, default='auto'
         How the leverage scores are computed: exactly in
@@ -401,11 +399,11 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         draws, or from the uniform start on a dask array), which saves the
         :math:`O(n \\, n_{features}^2)` product of the Gram matrix but not
         that of the scores. 'auto' is the paper's 'exact' in memory and
-        'sample' on a dask array, where it halves the pass at the centre
-        (on 11,000,000 x 32 rows on two workers, 2.8-2.9 s against 3.3-3.8 s
-        a fit, with the same relative objective errors, :math:`2 \\times
-        10^{-4}` to :math:`4 \\times 10^{-4}`; see the :ref:`User Guide
-        <larger_than_memory>`). 'sample' applies to
+        'sample' on a dask array, where the pass at the centre then sums
+        :math:`O(n \\, n_{features})` instead of :math:`O(n \\,
+        n_{features}^2)` and draws the round's rows as well, one pass
+        instead of two, for the same relative objective errors (see the
+        :ref:`User Guide <larger_than_memory>`). 'sample' applies to
         ``sampling='local_sensitivity'`` only.
 
     n_components : int, default=None
@@ -514,24 +512,22 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
     The prox weight :math:`\\lambda_t = \\sqrt{\\|\\nabla F\\|}` keeps the
     steps short when the curvature of :math:`F` is small, so weakly
     regularized problems take many rounds: on standardized
-    ``load_breast_cancer``, 'full' takes about 100 rounds (0.5 s) at
-    ``C=1``, where :class:`~sklearn.linear_model.LogisticRegression` needs
-    milliseconds. The estimator is the paper's method with its baselines and
-    diagnostics (``history_``), not a faster solver on data that fits in
-    memory.
+    ``load_breast_cancer``, 'full' takes about 100 rounds at ``C=1``, far
+    longer than :class:`~sklearn.linear_model.LogisticRegression` (user
+    guide, "Against L-BFGS"). The estimator is the paper's method with its
+    baselines and diagnostics (``history_``), not a faster solver on data
+    that fits in memory.
 
-    The defaults come from the panel of
-    ``benchmarks/_defaults_local_sensitivity.py`` (user guide, "Choosing
-    the defaults"). ``sample_size='auto'`` fits on all the rows below
-    10,000 of them: on one core, with the other defaults, a sampled fit of
-    ``make_logistic_classification(n, 20)`` took 0.08 s at n = 2,000 and
-    0.19 s at n = 10,000 and stopped at relative objective errors of
-    :math:`9 \\times 10^{-3}` and :math:`4 \\times 10^{-3}`, where the
-    full-data L-BFGS path took 0.012 s and 0.009 s to reach
-    :math:`10^{-7}` (``LogisticRegression``: 0.003 s and 0.013 s); on
+    The defaults come from a panel (user guide, "Choosing the defaults",
+    which gives the timings). ``sample_size='auto'`` fits on all the rows
+    below 10,000 of them: with the other defaults, a sampled fit of
+    ``make_logistic_classification(n, 20)`` at n = 2,000 and 10,000 took
+    longer than the full-data L-BFGS path and stopped at relative
+    objective errors of :math:`9 \\times 10^{-3}` and :math:`4 \\times
+    10^{-3}`, where the full-data path reaches :math:`10^{-7}`; on
     ``load_digits`` (1,797 rows, 10 one-vs-rest problems) the default fit
-    takes about 1.8 times ``LogisticRegression``'s time. Sampling does not
-    save wall time on in-memory data at these sizes either: above the
+    takes longer than ``LogisticRegression``'s. Sampling does not save
+    wall time on in-memory data at these sizes either: above the
     threshold the default samples because that is the method this
     estimator implements; pass ``sample_size`` explicitly to sample at any
     size. ``max_iter='auto'`` (100 rounds in memory) with
@@ -580,11 +576,10 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
     relative objective error of :math:`2 \\times 10^{-4}` (Gaussian rows)
     to :math:`3 \\times 10^{-4}` (Student t rows), where the in-memory
     rule (100 rounds, ``n_iter_no_change=10``) reached
-    :math:`3 \\times 10^{-5}` in 68 passes (see ``BENCHMARKS.md``), and at
-    most :math:`5.4 \\times 10^{-4}` on the panel of
-    ``benchmarks/_defaults_dask_one_round.py`` (:math:`10^4` to
-    :math:`10^6` rows, 5 to 100 features). An int ``max_iter`` gives more
-    rounds, one pass each. With L-BFGS (``sampling='full'``,
+    :math:`3 \\times 10^{-5}` in 68 passes, and at most :math:`5.4 \\times
+    10^{-4}` on the defaults panel (:math:`10^4` to :math:`10^6` rows, 5 to
+    100 features; user guide, "Data larger than memory"). An int
+    ``max_iter`` gives more rounds, one pass each. With L-BFGS (``sampling='full'``,
     ``solver='lbfgs'``, or too few draws) every evaluation of the
     objective is one pass, which sums the losses and gradients of all the
     one-vs-rest problems at once (L-BFGS minimizes their sum, whose

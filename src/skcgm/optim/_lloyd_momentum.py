@@ -141,7 +141,8 @@ class MomentumLloyd:
     -----
     The paper gives no default for :math:`\\alpha`, :math:`\\beta`,
     :math:`\\gamma` or :math:`r` and reports no experiment with Algorithm 3.
-    The defaults come from ``benchmarks/_defaults_momentum.py``: k-means
+    The defaults come from a panel (user guide, "Choosing the momentum
+    solver's defaults"): k-means
     (squared Euclidean loss, :math:`L = 1`) from the same seeding as
     'exact', ten seeds per family, the ratio of the final inertias
     momentum/exact (geometric mean; runs lower / higher by more than 0.1%):

@@ -263,9 +263,11 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         RBF kernel only); 'nystroem' the Nystroem approximation
         (:class:`~sklearn.kernel_approximation.Nystroem`); 'identity' uses
         ``X`` itself (linear kernel only; sparse ``X`` is densified). 'auto'
-        is 'exact' while the kernel trick is predicted to fit in a few
-        seconds (up to about 23,000 candidate rows for 2 features, 16,000
-        for 20, 11,000 for 64) and explicit features beyond ('rff' for
+        is 'exact' while the kernel trick's cost, which grows as
+        :math:`n^2 (d + 16)`, stays under ``EXACT_MAX_COST`` (up to about
+        23,000 candidate rows for 2 features, 16,000 for 20, 11,000 for 64),
+        where it gives a smaller squared MMD than random features, and
+        explicit features beyond ('rff' for
         'rbf', 'identity' for a dense ``X`` and 'linear'), and explicit
         features whenever ``maxip='lsh'``; see Notes for the rule. The
         resolved value is ``feature_map_name_``.
@@ -350,13 +352,13 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         (without an error for the other learning rates); see Notes. On the
         defaults panel of the :ref:`User Guide <herding_defaults>` (eight
         data families, 1,024 to 65,536 rows), where 'auto' swaps the passes
-        took a median 5% of the fit and at most a third (a fifth from 4,096
-        rows on), for a squared MMD 0.02 to 0.23 times herding's on the 2-D
+        are a small share of the fit, which the kernel mean embedding
+        dominates, for a squared MMD 0.02 to 0.23 times herding's on the 2-D
         mixture and the swiss roll, 0.18 to 0.83 on the 10-D mixture, the
         uniform cube, Student t rows and the digits, 0.87 to 0.99 on the
-        50-D mixture; with more selections (from one in 16 rows) they took
-        up to 0.74 of the fit, with explicit features 0.30 to 0.92, and
-        'auto' leaves them out. None is the paper's recursion, whose
+        50-D mixture; with more selections (from one in 16 rows), or with
+        explicit features, they can take most of the fit, and 'auto' leaves
+        them out. None is the paper's recursion, whose
         ``objective_history_`` describes the returned subset. The resolved
         value is ``refine_``.
 
@@ -507,15 +509,15 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
     with :math:`1/32` = ``REFINE_MAX_FRACTION``: a swap pass reads
     :math:`T_c` kernel columns of :math:`n_c` entries or more, the mean
     embedding :math:`n_c^2` entries. The thresholds are module constants of
-    ``skcgm.sampling._kernel_herding``, measured single threaded with
-    ``benchmarks/_defaults_herding.py``. On Gaussian mixtures the kernel
-    trick's fit took about :math:`3.8 \\cdot 10^{-10} \\, n^2 (d + 16)`
-    seconds (within a factor of 2), so the budget is about 4 s; its squared
-    MMD was 1.5 to 2.9 times smaller than that of 256 random features, which
-    fitted 7 to 40 times faster beyond the budget. Over the default 100
-    iterations the LSH index saved at most 0.3 s up to 200,000 rows; from
-    300 iterations over 30,000 rows on it fitted 1.4 to 2.6 times faster
-    than the exact scan of the same features. On the eight data families of
+    ``skcgm.sampling._kernel_herding``, measured single threaded on the
+    defaults panel of the :ref:`User Guide <herding_defaults>`, which gives
+    the timings. On Gaussian mixtures the kernel trick's fit time grows as
+    :math:`n^2 (d + 16)`, and ``EXACT_MAX_COST`` keeps it to a few seconds;
+    there its squared MMD was 1.5 to 2.9 times smaller than that of 256
+    random features, which fit much faster beyond the budget. Over the
+    default 100 iterations the LSH index saved little up to 200,000 rows;
+    from 300 iterations over 30,000 rows on it fitted faster than the exact
+    scan of the same features. On the eight data families of
     the refine panel, the swap passes took at most a third of the fit up to
     one selection in 32 rows (a median 5%), and up to half of it at one in
     16. Set ``feature_map``, ``maxip`` and ``refine`` to fix the search.
