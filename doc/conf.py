@@ -5,7 +5,9 @@ examples use synthetic data only.
 """
 
 import os
+import sys
 from importlib.util import find_spec
+from pathlib import Path
 
 # The documented package is the installed one (``pip install ".[docs]"``): its
 # compiled kernels exist only in a built copy.
@@ -21,7 +23,11 @@ version = ".".join(release.split(".")[:2])
 
 # -- General configuration -----------------------------------------------------
 
+# The "Choosing an estimator" page's tables, rendered from the recorded results.
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
+
 extensions = [
+    "choosing",
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",

@@ -266,7 +266,7 @@ def test_uniform_subset_baseline_fits_one_rounds_worth_of_rows():
 
 
 def test_compare_rows_against_logistic_regression():
-    result = run_compare(["logistic"], n_splits=2, random_state=0)
+    result = run_compare(["logistic"], n_splits=2, n_repeats=1, random_state=0)
     rows = {row["estimator"]: row for row in result.rows}
     assert list(rows) == [
         "LocalSensitivityLogistic()",
@@ -280,7 +280,7 @@ def test_compare_rows_against_logistic_regression():
     for row in result.rows:
         assert row["baseline"] == "LogisticRegression"
         assert (row["n_samples"], row["n_features"], row["n_classes"]) == (
-            100_000,
+            50_000,
             20,
             2,
         )
@@ -292,7 +292,7 @@ def test_compare_rows_against_logistic_regression():
     ours = rows["LocalSensitivityLogistic(sample_size=0.01)"]
     subset = rows["LogisticRegression on a 1% uniform subsample"]
     assert ours["log_loss_mean"] < full["log_loss_mean"] + 0.02
-    # (1,000 rows already fit well: measured 0.470 against 0.457 at 5 folds.)
+    # (400 rows already fit well: measured 0.474 against 0.457 at 5 folds.)
     assert ours["log_loss_mean"] < subset["log_loss_mean"] - 0.005
     # The defaults draw ten times as many rows per round: closer still.
     default = rows["LocalSensitivityLogistic()"]

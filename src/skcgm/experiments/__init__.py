@@ -26,11 +26,13 @@ from ._online import run_dpobga, run_pobga
 from ._registry import EXPERIMENTS, Experiment, get_experiment
 from ._result import Column, ExperimentResult, format_table
 from ._sfwpo import run_sfwpo
+from ._verdicts import Claim
 
 __all__ = [
     "COMPARISONS",
     "EXPERIMENTS",
     "Candidate",
+    "Claim",
     "Column",
     "CompareResult",
     "Comparison",

@@ -2,6 +2,7 @@
 
 import platform
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
@@ -26,13 +27,17 @@ class Column:
         Row key of the value (the mean when ``std_key`` is set).
     header : str
         Column header, with the unit when the value has one.
-    fmt : str, default=""
-        Format specification of numbers, e.g. ``".3f"``.
+    fmt : str or callable, default=""
+        Format specification of numbers, e.g. ``".3f"``, or a function
+        from a number to its text.
     std_key : str or None, default=None
         Row key of a standard deviation, shown as ``mean ± std``.
     group : bool, default=False
         Leave the cell blank when it repeats the cell above, for the leading
         columns that group rows (the dataset of a comparison).
+    range_keys : tuple of str or None, default=None
+        Row keys of a low and a high value, shown as ``value (low-high)``
+        (the median and interquartile range of repeated timings).
 
     See Also
     --------
@@ -49,13 +54,20 @@ class Column:
     -  ----------
     2  98.2 ± 0.1
        81.9 ± 0.4
+    >>> times = [{"t": 0.52, "lo": 0.5, "hi": 0.61}]
+    >>> median = Column("t", "time (s)", ".2f", range_keys=("lo", "hi"))
+    >>> print(format_table(times, [median]))
+    time (s)
+    ----------------
+    0.52 (0.50-0.61)
     """
 
     key: str
     header: str
-    fmt: str = ""
+    fmt: str | Callable = ""
     std_key: str | None = None
     group: bool = False
+    range_keys: tuple | None = None
 
 
 @dataclass
@@ -240,6 +252,16 @@ def _column_cells(rows, column):
             else value
             for value, std in zip(values, stds)
         ]
+    if column.range_keys is not None:
+        low, high = (
+            [_format_value(row.get(key), column.fmt) for row in rows]
+            for key in column.range_keys
+        )
+        width = max(map(len, values), default=0)
+        values = [
+            f"{value.rjust(width)} ({lo}-{hi})" if value != "—" else value
+            for value, lo, hi in zip(values, low, high)
+        ]
     if column.group:
         values = [
             "" if i and rows[i].get(column.key) == rows[i - 1].get(column.key) else v
@@ -260,6 +282,8 @@ def _format_value(value, fmt):
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if callable(fmt) and isinstance(value, Real):
+        return fmt(value)
     if isinstance(value, Real) and not isinstance(value, Integral):
         return format(float(value), fmt)
     return str(value)
