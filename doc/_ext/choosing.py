@@ -112,13 +112,6 @@ SITUATIONS = (
         ":doc:`larger_than_memory`",
     ),
     Situation(
-        "A loss other than the squared distance (histograms, KL divergence)",
-        ":class:`~skcgm.cluster.SumOfMinKMeans` with ``loss='kl'``",
-        ":class:`~sklearn.cluster.KMeans`",
-        lambda r: f"{r.verdict('histograms')}; " + _compare_link("histograms"),
-        ":doc:`sum_of_minimum`",
-    ),
-    Situation(
         "Points on a union of low-dimensional subspaces",
         ":class:`~skcgm.cluster.GPCAClusterer`",
         ":class:`~sklearn.cluster.SpectralClustering`",

@@ -225,9 +225,9 @@ class Comparison:
     >>> from sklearn.datasets import make_blobs
     >>> from skcgm.experiments import COMPARISONS, Candidate, Comparison, Metric
     >>> [comparison.dataset for comparison in COMPARISONS]
-    ['iris', 'digits', 'blobs', 'histograms', 'mixed-lines', 'mixed-mlp',
-     'subspaces', 'digits-herding', 'mixture-herding', 'digits-compadagrad',
-     'breast-cancer', 'correlated', 'logistic', 'online-nqp']
+    ['iris', 'digits', 'blobs', 'mixed-lines', 'mixed-mlp', 'subspaces',
+     'digits-herding', 'mixture-herding', 'digits-compadagrad', 'breast-cancer',
+     'correlated', 'logistic', 'online-nqp']
     >>> def n_iter(estimator, X, y):
     ...     return estimator.n_iter_
     >>> kmeans = Candidate("KMeans", lambda k, seed: KMeans(k, random_state=seed))
@@ -410,21 +410,6 @@ def _generated(make, **params):
     return lambda random_state: make(**params, random_state=random_state)
 
 
-def _topic_histograms(random_state, n_samples=3000, n_topics=8, n_words=100):
-    """Word frequencies of short documents, each drawn from one of the topics.
-
-    Topics are Dirichlet(0.5) distributions over the words; a document draws
-    1 + Poisson(30) words from its topic, then is divided by its length: a
-    histogram, the data the Kullback-Leibler loss is made for.
-    """
-    rng = check_random_state(random_state)
-    topics = rng.dirichlet(np.full(n_words, 0.5), size=n_topics)
-    y = rng.randint(n_topics, size=n_samples)
-    lengths = 1 + rng.poisson(30, size=n_samples)
-    counts = np.array([rng.multinomial(m, topics[c]) for m, c in zip(lengths, y)])
-    return counts / lengths[:, None], y
-
-
 def _grouped(name, cls, ours=False, **params):
     """A :class:`Candidate` building ``cls(n_groups, **params)``, seeded by the run."""
     return Candidate(name, lambda k, seed: cls(k, **params, random_state=seed), ours)
@@ -559,11 +544,6 @@ CLUSTERING_CANDIDATES = (
         ours=True,
         solver="momentum",
     ),
-    KMEANS,
-)
-KL_CANDIDATES = (
-    _grouped("SumOfMinKMeans(loss='kl')", SumOfMinKMeans, ours=True, loss="kl"),
-    _grouped("SumOfMinKMeans", SumOfMinKMeans, ours=True),
     KMEANS,
 )
 MIXED_LINEAR = dict(n_samples=1000, n_features=8, n_components=3, noise=0.01)
@@ -706,19 +686,6 @@ COMPARISONS = (
         "blobs",
         "make_blobs(3000, 10, centers=5), seeded",
         _generated(make_blobs, n_samples=3000, n_features=10, centers=5),
-    ),
-    Comparison(
-        "histograms",
-        "word frequencies of 3000 documents of 1 + Poisson(30) words from 8 "
-        "Dirichlet(0.5) topics over 100 words, seeded",
-        _topic_histograms,
-        KL_CANDIDATES,
-        "KMeans",
-        (ARI,),
-        "Histograms: n_clusters = number of topics, n_init=1; the generalized "
-        "Kullback-Leibler loss (center second), the squared Euclidean one, KMeans.",
-        family="sum-of-minimum k-means, Kullback-Leibler loss",
-        claim=Claim("held-out ARI of clusters of histograms"),
     ),
     Comparison(
         "mixed-lines",
