@@ -50,7 +50,9 @@ def test_cli_unknown_experiment_fails_with_a_message(capsys):
 
 
 def test_cli_compare_json_has_one_row_per_dataset_and_estimator(capsys):
+    # One worker: a process pool would start for milliseconds of folds.
     argv = ["compare", "--json", "--datasets", "iris", "blobs", "--repeats", "2"]
+    argv += ["--n-jobs", "1"]
     assert main(argv) == 0
     captured = capsys.readouterr()
     result = json.loads(captured.out)
@@ -82,7 +84,8 @@ def test_cli_compare_json_has_one_row_per_dataset_and_estimator(capsys):
 
 
 def test_cli_compare_leads_with_tables_and_verdicts(capsys):
-    assert main(["compare", "--datasets", "iris", "subspaces", "--n-splits", "2"]) == 0
+    argv = ["compare", "--datasets", "iris", "subspaces", "--n-splits", "2"]
+    assert main([*argv, "--repeats", "1", "--n-jobs", "1"]) == 0
     out = capsys.readouterr().out
     # The first line is a table's title naming its baseline, not a legend.
     assert out.splitlines()[0] == "sum-of-minimum k-means vs KMeans"
@@ -112,7 +115,8 @@ def test_cli_compare_leads_with_tables_and_verdicts(capsys):
 
 
 def test_cli_compare_explain_prints_the_protocol_after_the_tables(capsys):
-    assert main(["compare", "--datasets", "iris", "--n-splits", "2", "--explain"]) == 0
+    argv = ["compare", "--datasets", "iris", "--n-splits", "2", "--explain"]
+    assert main([*argv, "--repeats", "1", "--n-jobs", "1"]) == 0
     out = capsys.readouterr().out
     protocol = out.index("2-fold StratifiedKFold(shuffle=True, random_state=0)")
     assert out.index("iris: SumOfMinKMeans") < protocol
@@ -165,6 +169,7 @@ def test_cli_compare_plot_writes_one_png_per_family(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     directory = tmp_path / "figures"
     argv = ["compare", "--datasets", "iris", "subspaces", "--n-splits", "2"]
+    argv += ["--repeats", "1", "--n-jobs", "1"]
     assert main([*argv, "--plot", str(directory)]) == 0
     names = sorted(path.name for path in directory.iterdir())
     assert names == [
@@ -173,3 +178,15 @@ def test_cli_compare_plot_writes_one_png_per_family(tmp_path, capsys):
     ]
     for path in directory.iterdir():
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_compare_runs_the_folds_on_every_core_and_times_one_at_a_time():
+    from skcgm._cli import _build_parser
+
+    parser = _build_parser()
+    # The folds' scores go to every core; the timed repeats run afterwards in
+    # this process whatever --n-jobs (run_compare's n_repeats), so the
+    # default differs from reproduce's, whose trials are the results.
+    assert parser.parse_args(["compare"]).n_jobs == -1
+    assert parser.parse_args(["compare"]).repeats == 3
+    assert parser.parse_args(["reproduce", "pobga"]).n_jobs is None
