@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from skcgm.experiments._verdicts import ratio_text
+
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
 OUTPUT = Path(__file__).resolve().parents[1] / "user_guide" / "_generated"
@@ -77,17 +79,13 @@ class Results:
     def ratio(self, key, label, loaded=False):
         row, record = self.headline(key, label)
         value = row["loaded"]["ratio"] if loaded else row["ratio"]
-        return f"{_ratio(value)} ({record['date']})"
+        return f"{ratio_text(value)} ({record['date']})"
 
 
 def _speed(verdict):
     if verdict["speed"] == "same":
         return "about the same fit time"
-    return f"{_ratio(verdict['fit_time_ratio'])} its fit time"
-
-
-def _ratio(value):
-    return "<0.01x" if value < 0.01 else f"{value:.2f}x"
+    return f"{ratio_text(verdict['fit_time_ratio'])} its fit time"
 
 
 def _compare_link(*datasets):
