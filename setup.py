@@ -19,13 +19,13 @@ from setuptools.command.build_ext import build_ext
 
 # Modules whose loops use cython.parallel.
 OPENMP_MODULES = {
-    "skcgm.optim._sum_of_min_fast",
+    "skcgm.optim.sum_of_min._fast",
     "skcgm.utils._openmp",
 }
 # Modules whose loops of square roots should run on vector registers: C's
 # sqrt sets errno on a negative argument, which keeps GCC and Clang from
 # vectorizing it; these modules never read errno.
-NO_ERRNO_MODULES = {"skcgm.optim._compadagrad_fast"}
+NO_ERRNO_MODULES = {"skcgm.optim.compadagrad._fast"}
 
 
 def _openmp_flags(compiler):
@@ -75,20 +75,20 @@ setup(
     cmdclass={"build_ext": BuildExtWithOpenMP},
     ext_modules=[
         Extension(
-            "skcgm.optim._sum_of_min_fast",
-            sources=["src/skcgm/optim/_sum_of_min_fast.pyx"],
+            "skcgm.optim.sum_of_min._fast",
+            sources=["src/skcgm/optim/sum_of_min/_fast.pyx"],
         ),
         Extension(
-            "skcgm.optim._signed_rows_fast",
-            sources=["src/skcgm/optim/_signed_rows_fast.pyx"],
+            "skcgm.optim.proximal_point._signed_rows_fast",
+            sources=["src/skcgm/optim/proximal_point/_signed_rows_fast.pyx"],
         ),
         Extension(
-            "skcgm.optim._eigen_update",
-            sources=["src/skcgm/optim/_eigen_update.pyx"],
+            "skcgm.optim.compadagrad._eigen_update",
+            sources=["src/skcgm/optim/compadagrad/_eigen_update.pyx"],
         ),
         Extension(
-            "skcgm.optim._compadagrad_fast",
-            sources=["src/skcgm/optim/_compadagrad_fast.pyx"],
+            "skcgm.optim.compadagrad._fast",
+            sources=["src/skcgm/optim/compadagrad/_fast.pyx"],
         ),
         Extension(
             "skcgm.oracles._glm_loss_fast",

@@ -129,7 +129,7 @@ def run(n_samples, repeats, memory_limit):
 
     from skcgm.cluster import SumOfMinKMeans
     from skcgm.optim import SquaredEuclideanLoss
-    from skcgm.optim._dask_lloyd import dask_objective
+    from skcgm.optim.sum_of_min._dask import dask_objective
 
     records = {}
     with _cluster(memory_limit):

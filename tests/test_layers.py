@@ -36,6 +36,11 @@ _RANK = {
     "cli": 6,
 }
 _CLI = frozenset({"_cli", "__main__"})
+# The solver families of ``skcgm.optim``, one subpackage each; what two of
+# them share lives in ``utils`` or ``oracles``.
+_FAMILIES = frozenset(
+    {"sum_of_min", "compadagrad", "proximal_point", "conditional_gradient"}
+)
 
 # (importing module, imported module) pairs allowed to run upwards, each with
 # its reason. all_estimators walks the whole package, as scikit-learn's own
@@ -143,6 +148,25 @@ def private_crossings():
     ]
 
 
+def _family(module):
+    """The solver family of a module of ``skcgm.optim``, or None elsewhere."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[1] == "optim":
+        return parts[2]
+    return None
+
+
+def cross_family_imports():
+    """Imports of one solver family of ``skcgm.optim`` by another, sorted."""
+    return [
+        (module, target, name)
+        for module, target, name in _all_imports()
+        if _family(module) is not None
+        and _family(target) is not None
+        and _family(module) != _family(target)
+    ]
+
+
 def test_every_module_maps_to_a_layer():
     units = {_unit(module) for module in _modules()}
     assert units <= set(_RANK), sorted(units - set(_RANK))
@@ -165,6 +189,21 @@ def test_relative_imports_are_resolved(tmp_path, module, level, imported, expect
 
 def test_no_upward_import():
     assert upward_imports() == []
+
+
+def test_optim_holds_only_solver_families():
+    families = {_family(module) for module in _modules()} - {None}
+    assert families == set(_FAMILIES)
+    loose = [
+        m
+        for m in _modules()
+        if m.startswith("skcgm.optim.") and _family(m) not in _FAMILIES
+    ]
+    assert loose == []
+
+
+def test_solver_families_never_import_each_other():
+    assert cross_family_imports() == []
 
 
 def test_no_estimator_imports_another_estimator():

@@ -10,9 +10,10 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .optim._dask_lloyd import dask_labels, is_dask_array
-from .optim._sum_of_min import SOLVER_CONSTRAINTS, Naming, plan_sum_of_minimum
-from .optim._sum_of_min_weights import normalized_weights
+from .optim.sum_of_min._dask import dask_labels
+from .optim.sum_of_min._engine import SOLVER_CONSTRAINTS, Naming, plan_sum_of_minimum
+from .optim.sum_of_min._weights import normalized_weights
+from .utils._blocks import is_dask_array
 from .utils._sklearn_compat import Interval, StrOptions, validate_data
 from .utils._validation import (
     check_dask_data,
@@ -74,10 +75,10 @@ class BaseSumOfMinimum(BaseEstimator, metaclass=ABCMeta):
     def _restarts(self, problem, n_groups, sample_weight, plan=None, **options):
         """The keyword arguments of the engine's restarts on ``problem``.
 
-        The estimator calls :func:`~skcgm.optim._restarts.best_of_restarts`
+        The estimator calls :func:`~skcgm.optim.sum_of_min._restarts.best_of_restarts`
         with them, the one call between its ``fit`` and the solver object.
         ``plan`` gives the restarts' solver and seeding (as
-        :func:`~skcgm.optim._sum_of_min.plan_sum_of_minimum` returns them);
+        :func:`~skcgm.optim.sum_of_min._engine.plan_sum_of_minimum` returns them);
         None plans them from ``options`` (``init``, ``init_score``,
         ``solver`` and the solver's options) and the estimator's ``n_init``,
         ``max_iter`` and ``tol``. The estimator's ``random_state``,

@@ -19,7 +19,7 @@ from sklearn.utils.estimator_checks import (
 from skcgm.cluster._gpca import GPCAClusterer
 from skcgm.datasets import make_union_of_subspaces
 from skcgm.optim import generalized_kmeans_plusplus, sum_of_minimum
-from skcgm.optim._gpca import SubspaceLoss, sum_of_product_gpca
+from skcgm.optim.sum_of_min._gpca import SubspaceLoss, sum_of_product_gpca
 from skcgm.utils.estimator_checks import expected_failed_checks
 
 # --------------------------------------------------------------------------------------

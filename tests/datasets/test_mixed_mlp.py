@@ -10,7 +10,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from skcgm.datasets import make_mixed_mlp_regression
-from skcgm.optim._mlp import NetworkLayout, forward
+from skcgm.optim.sum_of_min.losses._mlp import NetworkLayout, forward
 from skcgm.utils._sklearn_compat import InvalidParameterError
 
 

@@ -1067,8 +1067,8 @@ def test_blas_is_single_threaded_inside_the_solver(monkeypatch, n_jobs):
     from joblib import parallel_config
     from threadpoolctl import threadpool_info
 
-    from skcgm.optim import _compadagrad_epochs as module
-    from skcgm.optim._row_readers import _rows
+    from skcgm.optim.compadagrad import _epochs as module
+    from skcgm.optim.compadagrad._row_readers import _rows
 
     seen = []
     run_epoch = module._run_epoch

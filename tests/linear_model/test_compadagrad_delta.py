@@ -6,7 +6,7 @@ of the preconditioner are known only to rounding, and the gradient's
 component in the directions they cannot resolve is rounding noise; divided
 by a tiny ``delta`` it became the step. The metric now never falls below the
 rounding level of its statistics, so a ``delta`` below that level acts as
-the level (``skcgm.optim._compadagrad``), and ``delta`` is accepted in
+the level (``skcgm.optim.compadagrad._step``), and ``delta`` is accepted in
 [2**-1022, 2**1022], the normal float64 numbers whose reciprocal is normal.
 
 Oracles: the fit at a small ``delta`` above the rounding level (1e-8), the

@@ -17,14 +17,14 @@ from sklearn.linear_model import LogisticRegression
 from skcgm.datasets import make_heavy_tailed_classification
 from skcgm.linear_model import LocalSensitivityLogistic
 from skcgm.optim import local_sensitivity_scores
-from skcgm.optim._dask_proximal_point import (
+from skcgm.optim.proximal_point._dask import (
     _Context,
     _poisson_counts,
     _uniform_chunk,
     dask_proximal_point,
     row_uniforms,
 )
-from skcgm.optim._proximal_point import _checked_problem
+from skcgm.optim.proximal_point._solver import _checked_problem
 from skcgm.oracles import LogisticLoss
 from skcgm.utils._validation import dask_class_counts
 
@@ -166,7 +166,7 @@ def test_speculative_draws_are_thinned_or_drawn_again(
     # scores bound the exact ones (2 passes from x0: the Gram matrix's
     # uniform draws, then the centre); an envelope too small to bound them
     # costs the draws' own pass, with the exact scores' draws.
-    from skcgm.optim import _dask_proximal_point as module
+    from skcgm.optim.proximal_point import _dask as module
 
     if envelope is not None:
         monkeypatch.setattr(module, "_ENVELOPE", envelope)
@@ -218,7 +218,7 @@ def test_a_sample_without_curvature_falls_back_to_every_row(
 def test_speculation_needs_rows_to_estimate_from(data):
     from types import SimpleNamespace
 
-    from skcgm.optim._dask_proximal_point import _speculative_setup
+    from skcgm.optim.proximal_point._dask import _speculative_setup
 
     X, y = data
     n = X.shape[0]
@@ -263,7 +263,7 @@ def test_passes_alternate_their_direction_across_fits(dask_client, data, monkeyp
     # also the first pass of the next fit: with an odd number of passes a
     # fit, a fixed parity per fit would start each fit the way the last one
     # ended.
-    from skcgm.optim import _dask_proximal_point as module
+    from skcgm.optim.proximal_point import _dask as module
 
     directions = []
     chunk_tasks = module._chunk_tasks

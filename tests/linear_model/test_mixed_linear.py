@@ -268,7 +268,7 @@ def test_empty_component_keeps_its_coefficients():
 def test_n_init_auto(monkeypatch):
     # Count the engine's runs per fit: 'auto' is 1 for k-means++ and an array,
     # 10 for uniform and random, as in KMeans.
-    from skcgm.optim._lloyd_exact import ExactLloyd
+    from skcgm.optim.sum_of_min._exact import ExactLloyd
 
     calls = []
     single_run = ExactLloyd.solve

@@ -21,7 +21,7 @@ from sklearn.utils.estimator_checks import (
 
 from skcgm.datasets import make_mixed_mlp_regression
 from skcgm.neural_network import MixedMLPRegressor
-from skcgm.optim._mlp import NetworkLayout
+from skcgm.optim.sum_of_min.losses._mlp import NetworkLayout
 from skcgm.utils._sklearn_compat import InvalidParameterError
 from skcgm.utils.estimator_checks import expected_failed_checks
 

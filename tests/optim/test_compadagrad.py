@@ -16,10 +16,10 @@ from sklearn.linear_model import lars_path_gram
 
 from skcgm.optim import (
     CompAdaGradState,
-    _compadagrad,
     compadagrad_step,
     init_compadagrad_state,
 )
+from skcgm.optim.compadagrad import _step as _compadagrad
 from skcgm.oracles import SRHT
 
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from skcgm.linear_model import CompAdaGradClassifier
-from skcgm.optim import _compadagrad_auto
-from skcgm.optim._compadagrad_auto import auto_n_components, correlation_spectrum
+from skcgm.optim.compadagrad import _auto as _compadagrad_auto
+from skcgm.optim.compadagrad._auto import auto_n_components, correlation_spectrum
 
 
 def _spectrum_data(n_samples, n_features, decades, seed=0, noise=0.0):

@@ -28,7 +28,8 @@ from numpy.testing import assert_allclose
 from sklearn.utils._param_validation import InvalidParameterError
 
 from skcgm.linear_model import CompAdaGradClassifier
-from skcgm.optim import _compadagrad_epochs, compadagrad_step, init_compadagrad_state
+from skcgm.optim import compadagrad_step, init_compadagrad_state
+from skcgm.optim.compadagrad import _epochs as _compadagrad_epochs
 from skcgm.oracles import SRHT
 
 _DELTA_MIN, _DELTA_MAX = 2.0**-1022, 2.0**1022

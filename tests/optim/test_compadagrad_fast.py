@@ -22,8 +22,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from skcgm.linear_model import CompAdaGradClassifier
 from skcgm.linear_model._compadagrad import _LOSSES
-from skcgm.optim import _compadagrad_epochs, _compadagrad_fast
-from skcgm.optim._row_readers import _rows
+from skcgm.optim.compadagrad import _epochs as _compadagrad_epochs
+from skcgm.optim.compadagrad import _fast as _compadagrad_fast
+from skcgm.optim.compadagrad._row_readers import _rows
 
 RTOL = 1e-12
 

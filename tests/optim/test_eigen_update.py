@@ -6,7 +6,8 @@
 import numpy as np
 import pytest
 
-from skcgm.optim import _eigen_update, compadagrad_step, init_compadagrad_state
+from skcgm.optim import compadagrad_step, init_compadagrad_state
+from skcgm.optim.compadagrad import _eigen_update
 from skcgm.oracles import SRHT
 
 

@@ -1,4 +1,4 @@
-"""Relocation of empty groups (skcgm.optim._empty_groups)."""
+"""Relocation of empty groups (skcgm.optim.sum_of_min._empty_groups)."""
 
 import numpy as np
 from hypothesis import given, settings
@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from skcgm.optim import SquaredEuclideanLoss
-from skcgm.optim._empty_groups import _largest, relocate_empty
+from skcgm.optim.sum_of_min._empty_groups import _largest, relocate_empty
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)

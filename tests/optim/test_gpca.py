@@ -17,7 +17,7 @@ from skcgm.optim import (
     sum_of_minimum,
     sum_of_product_gpca,
 )
-from skcgm.optim._sum_of_min_losses import group_membership
+from skcgm.optim.sum_of_min.losses._base import group_membership
 
 # --------------------------------------------------------------------------------------
 # Independent helpers

@@ -13,7 +13,7 @@ from scipy.optimize import minimize
 from sklearn.linear_model import Ridge
 
 from skcgm.optim import MixedLinearLoss, generalized_kmeans_plusplus, sum_of_minimum
-from skcgm.optim._sum_of_min_losses import group_membership
+from skcgm.optim.sum_of_min.losses._base import group_membership
 
 
 def _data(seed, n_samples=30, n_features=3, dtype=np.float64):

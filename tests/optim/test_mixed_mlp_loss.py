@@ -17,8 +17,8 @@ from skcgm.optim import (
     generalized_kmeans_plusplus,
     sum_of_minimum,
 )
-from skcgm.optim._mlp import Adam, NetworkLayout
-from skcgm.optim._sum_of_min_losses import group_weights
+from skcgm.optim.sum_of_min.losses._base import group_weights
+from skcgm.optim.sum_of_min.losses._mlp import Adam, NetworkLayout
 
 ACTIVATIONS = ["relu", "tanh", "logistic", "identity"]
 HIDDEN = [(5,), (3, 4), ()]

@@ -5,7 +5,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from skcgm.datasets import make_action_constrained_mdp
-from skcgm.optim._policy import (
+from skcgm.optim.conditional_gradient._policy import (
     SFWPOResult,
     _action_gradient,
     _evaluate_policy,

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from skcgm.optim._dask_proximal_point import (
+from skcgm.optim.proximal_point._dask import (
     _ENVELOPE,
     _center_sums,
     _chunk_scores,
@@ -23,7 +23,7 @@ from skcgm.optim._dask_proximal_point import (
     _speculative_chunk,
     _thinned,
 )
-from skcgm.optim._proximal_point import _matvec, sample_gram
+from skcgm.optim.proximal_point._solver import _matvec, sample_gram
 from skcgm.oracles import LogisticLoss
 from skcgm.oracles._leverage import leverage_from_transform, leverage_transform
 

@@ -18,7 +18,7 @@ from sklearn.datasets import make_blobs
 from sklearn.exceptions import ConvergenceWarning
 
 from skcgm.optim import generalized_kmeans_plusplus, sum_of_minimum
-from skcgm.optim._lloyd_momentum import _controlled_reclassify
+from skcgm.optim.sum_of_min._momentum import _controlled_reclassify
 
 # --------------------------------------------------------------------------------------
 # Independent helpers (reference implementations written from the paper)

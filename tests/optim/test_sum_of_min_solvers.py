@@ -31,11 +31,11 @@ from skcgm.optim import (
     SumOfMinLoss,
     SumOfMinResult,
     SumOfProductSweeps,
-    _sum_of_min_solvers,
     generalized_kmeans_plusplus,
     sum_of_minimum,
 )
-from skcgm.optim._sum_of_min_solvers import SOLVERS, make_solver
+from skcgm.optim.sum_of_min import _registry as _sum_of_min_solvers
+from skcgm.optim.sum_of_min._registry import SOLVERS, make_solver
 
 ALL_SOLVERS = [ExactLloyd, GradientLloyd, MomentumLloyd, AdamLloyd, SumOfProductSweeps]
 

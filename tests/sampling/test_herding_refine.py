@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_digits
 
 from skcgm.datasets import make_gaussian_mixture, make_heavy_tailed_classification
-from skcgm.optim._herding import _KernelTrickIterate, swap_refine
+from skcgm.optim.conditional_gradient._herding import _KernelTrickIterate, swap_refine
 from skcgm.oracles import squared_mmd
 from skcgm.sampling import KernelHerdingSampler
 from skcgm.sampling import _kernel_herding as herding_module

@@ -12,7 +12,12 @@ from sklearn.base import (
 from sklearn.utils.validation import check_is_fitted
 
 from ..base import BaseSumOfMinimum
-from ..optim._gpca import (
+from ..optim.sum_of_min._engine import (
+    SOLVER_CONSTRAINTS,
+    Naming,
+    check_n_samples,
+)
+from ..optim.sum_of_min._gpca import (
     SubspaceLoss,
     SumOfProductSweeps,
     centered_moments,
@@ -21,15 +26,14 @@ from ..optim._gpca import (
     range_exponent,
     rescaled,
 )
-from ..optim._restarts import best_of_restarts, resolve_n_init, warn_if_fewer_distinct
-from ..optim._sum_of_min import (
-    SOLVER_CONSTRAINTS,
-    Naming,
-    check_n_samples,
+from ..optim.sum_of_min._restarts import (
+    best_of_restarts,
+    resolve_n_init,
+    warn_if_fewer_distinct,
 )
-from ..optim._sum_of_min_losses import group_membership
-from ..optim._sum_of_min_seeding import check_weighted_samples, initialize
-from ..optim._sum_of_min_weights import inertia
+from ..optim.sum_of_min._seeding import check_weighted_samples, initialize
+from ..optim.sum_of_min._weights import inertia
+from ..optim.sum_of_min.losses._base import group_membership
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._validation import check_sample_weight, check_square_range
 

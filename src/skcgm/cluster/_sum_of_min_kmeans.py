@@ -10,21 +10,21 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ..base import BaseSumOfMinimum
-from ..optim._dask_lloyd import (
+from ..optim.sum_of_min._dask import (
     best_dask_fit,
     check_dask_options,
     dask_distances,
     dask_labels,
     fit_progress,
-    is_dask_array,
 )
-from ..optim._restarts import (
+from ..optim.sum_of_min._engine import LOSSES, SOLVER_CONSTRAINTS, Naming
+from ..optim.sum_of_min._restarts import (
     best_of_restarts,
     resolve_n_init,
     warn_if_fewer_distinct,
 )
-from ..optim._sum_of_min import LOSSES, SOLVER_CONSTRAINTS, Naming
-from ..optim._sum_of_min_weights import inertia, normalized_weights
+from ..optim.sum_of_min._weights import inertia, normalized_weights
+from ..utils._blocks import is_dask_array
 from ..utils._sklearn_compat import HasMethods, StrOptions, _fit_context, validate_data
 from ..utils._validation import (
     check_dask_data,

@@ -5,7 +5,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..optim._mdp import ActionConstrainedMDP
+from ..optim.conditional_gradient._mdp import ActionConstrainedMDP
 from ..utils._params import StrictInterval
 from ..utils._sklearn_compat import validate_params
 

@@ -4,7 +4,11 @@ from numbers import Integral, Real
 
 from sklearn.utils import check_random_state
 
-from ..optim._mlp import NetworkLayout, check_hidden_layer_sizes, forward
+from ..optim.sum_of_min.losses._mlp import (
+    NetworkLayout,
+    check_hidden_layer_sizes,
+    forward,
+)
 from ..utils._params import StrictInterval
 from ..utils._sklearn_compat import StrOptions, validate_params
 

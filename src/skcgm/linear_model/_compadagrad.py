@@ -13,15 +13,18 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import unique_labels
 from sklearn.utils.validation import check_is_fitted
 
-from ..optim._compadagrad import DELTA_BOUNDS
-from ..optim._compadagrad_auto import auto_n_components
-from ..optim._compadagrad_solver import (
+from ..optim.compadagrad._auto import auto_n_components
+from ..optim.compadagrad._early_stopping import (
+    early_stopping_mask,
+    split_off_validation,
+)
+from ..optim.compadagrad._solver import (
     CompAdaGradSolution,
     CompAdaGradSolver,
     draw_seeds,
     problem_weights,
 )
-from ..optim._early_stopping import early_stopping_mask, split_off_validation
+from ..optim.compadagrad._step import DELTA_BOUNDS
 from ..oracles import (
     HingeLoss,
     LogisticLoss,

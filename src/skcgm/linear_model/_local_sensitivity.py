@@ -19,10 +19,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ..optim import approximate_proximal_point, full_batch_lbfgs
-from ..optim._dask_full_batch import dask_full_batch_lbfgs
-from ..optim._dask_lloyd import is_dask_array
-from ..optim._dask_proximal_point import dask_proximal_point
+from ..optim.proximal_point._dask import dask_proximal_point
+from ..optim.proximal_point._dask_lbfgs import dask_full_batch_lbfgs
 from ..oracles import LogisticLoss
+from ..utils._blocks import is_dask_array
 from ..utils._random import MAX_SEED
 from ..utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
 from ..utils._validation import (

@@ -9,21 +9,21 @@ from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 
 from ..base import BaseMixedRegressor, BaseSumOfMinimum
-from ..optim._dask_lloyd import (
+from ..optim.sum_of_min._dask import (
     best_dask_fit,
     check_dask_options,
     dask_labels,
     fit_progress,
-    is_dask_array,
 )
-from ..optim._mixed_linear_loss import MixedLinearLoss
-from ..optim._restarts import (
+from ..optim.sum_of_min._engine import SOLVER_CONSTRAINTS, Naming
+from ..optim.sum_of_min._restarts import (
     best_of_restarts,
     resolve_n_init,
     warn_if_fewer_distinct,
 )
-from ..optim._sum_of_min import SOLVER_CONSTRAINTS, Naming
-from ..optim._sum_of_min_weights import normalized_weights
+from ..optim.sum_of_min._weights import normalized_weights
+from ..optim.sum_of_min.losses._mixed_linear import MixedLinearLoss
+from ..utils._blocks import is_dask_array
 from ..utils._sklearn_compat import Interval, _fit_context
 from ..utils._validation import check_dask_data, check_sample_weight
 

@@ -7,16 +7,16 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..base import BaseMixedRegressor
-from ..optim._lloyd_adam import AdamLloyd
-from ..optim._mixed_mlp_loss import MixedMLPLoss
-from ..optim._mlp import (
+from ..optim.sum_of_min._adam import AdamLloyd
+from ..optim.sum_of_min._engine import SOLVER_CONSTRAINTS, Naming, plan_sum_of_minimum
+from ..optim.sum_of_min._restarts import best_of_restarts, warn_if_fewer_distinct
+from ..optim.sum_of_min.losses._mixed_mlp import MixedMLPLoss
+from ..optim.sum_of_min.losses._mlp import (
     ACTIVATIONS,
     NetworkLayout,
     check_hidden_layer_sizes,
     forward,
 )
-from ..optim._restarts import best_of_restarts, warn_if_fewer_distinct
-from ..optim._sum_of_min import SOLVER_CONSTRAINTS, Naming, plan_sum_of_minimum
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context
 from ..utils._validation import check_sample_weight
 

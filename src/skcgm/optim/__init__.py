@@ -1,36 +1,51 @@
-"""Solvers: arrays in, result objects out.
+"""Solvers: arrays or row blocks in, result objects out.
 
-The sum-of-minimum engine (generalized k-means++ seeding, generalized and
-momentum Lloyd), its per-sample loss families, the sum-of-product GPCA
-baseline, the Frank-Wolfe driver over a linear minimization oracle and
-kernel herding on it,
-sublinear Frank-Wolfe policy optimization (SFWPO), and the CompAdaGrad
-preconditioner state and composite step.
+One subpackage per solver family, and no family imports another:
+
+- :mod:`~skcgm.optim.sum_of_min`: the sum-of-minimum engine (generalized
+  k-means++ seeding, the Lloyd solvers, restarts, the sum-of-product GPCA
+  baseline) and, in ``sum_of_min.losses``, its per-sample loss families;
+- :mod:`~skcgm.optim.compadagrad`: the CompAdaGrad preconditioner state,
+  composite step and epoch driver;
+- :mod:`~skcgm.optim.proximal_point`: local-sensitivity scores, the
+  approximate proximal point method and full-batch L-BFGS;
+- :mod:`~skcgm.optim.conditional_gradient`: the Frank-Wolfe driver over a
+  linear minimization oracle, kernel herding and SFWPO.
+
+The names below are the families' public names, importable from here.
 """
 
-from ._compadagrad import (
-    CompAdaGradState,
-    compadagrad_step,
-    init_compadagrad_state,
+from .compadagrad import CompAdaGradState, compadagrad_step, init_compadagrad_state
+from .conditional_gradient import (
+    FrankWolfeResult,
+    KernelHerding,
+    SFWPOResult,
+    frank_wolfe,
+    sfwpo,
 )
-from ._frank_wolfe import FrankWolfeResult, frank_wolfe
-from ._full_batch import full_batch_lbfgs
-from ._gpca import SubspaceLoss, SumOfProductSweeps, sum_of_product_gpca
-from ._herding import KernelHerding
-from ._lloyd_adam import AdamLloyd
-from ._lloyd_exact import ExactLloyd
-from ._lloyd_gradient import GradientLloyd
-from ._lloyd_momentum import MomentumLloyd
-from ._mixed_linear_loss import MixedLinearLoss
-from ._mixed_mlp_loss import MixedMLPLoss
-from ._policy import SFWPOResult, sfwpo
-from ._proximal_point import (
+from .proximal_point import (
     ProximalPointResult,
     approximate_proximal_point,
+    full_batch_lbfgs,
     local_sensitivity_scores,
 )
-from ._sum_of_min import SumOfMinResult, generalized_kmeans_plusplus, sum_of_minimum
-from ._sum_of_min_losses import KLDivergenceLoss, SquaredEuclideanLoss, SumOfMinLoss
+from .sum_of_min import (
+    AdamLloyd,
+    ExactLloyd,
+    GradientLloyd,
+    KLDivergenceLoss,
+    MixedLinearLoss,
+    MixedMLPLoss,
+    MomentumLloyd,
+    SquaredEuclideanLoss,
+    SubspaceLoss,
+    SumOfMinLoss,
+    SumOfMinResult,
+    SumOfProductSweeps,
+    generalized_kmeans_plusplus,
+    sum_of_minimum,
+    sum_of_product_gpca,
+)
 
 __all__ = [
     "AdamLloyd",

@@ -17,9 +17,9 @@ from sklearn.utils.validation import (
 )
 
 from ..optim import KernelHerding
-from ..optim._progress import TimedProgress
 from ..oracles import LSHMIPS, ConvexHullLMO, ExactMIPS, squared_mmd
 from ..utils._blocks import single_threaded_blas
+from ..utils._progress import TimedProgress
 from ..utils._random import MAX_SEED
 from ..utils._sklearn_compat import (
     Interval,

@@ -23,6 +23,11 @@ from ._threads import mark_block_thread, region_threads, report_threads
 _BLOCK_ELEMENTS = 2**17
 
 
+def is_dask_array(X):
+    """Whether ``X`` is a dask array, without importing dask."""
+    return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "chunks")
+
+
 def row_blocks(n_rows, n_columns):
     """Slices covering ``range(n_rows)`` in blocks of bounded size.
 

@@ -1,0 +1,277 @@
+"""The rows :math:`a_i = b_i [x_i, 1]` of a GLM, applied without building them.
+
+The proximal point solver works on rows with the labels absorbed,
+:math:`a_i = b_i x_i` (and a constant coordinate for an intercept). Writing
+them out copies the data once per fit (160 MB at n = 10^6, d = 20, longer to
+write than a full-data L-BFGS iteration takes to read it); this operator
+gives the products and the row blocks the solver needs straight from ``X``.
+"""
+
+# Authors: The skcgm developers
+# SPDX-License-Identifier: BSD-3-Clause
+
+import numpy as np
+import scipy.sparse as sp
+
+from ...utils._blocks import map_row_blocks
+from ._signed_rows_fast import write_rows as _write_rows
+
+
+class _SignedRows:
+    """Read-only :math:`A = \\operatorname{diag}(b)\\,[X, \\mathbf 1]`.
+
+    Supports what the solver uses of a dense matrix: ``shape``, ``dtype``,
+    ``A @ x``, ``A.T @ v``, and ``A[rows]`` for a slice or an index array,
+    which returns the dense rows (a new array). Products are in the dtype of
+    ``X``, as for an array.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Dense float32 or float64 data, validated by the caller.
+    signs : ndarray of shape (n_samples,) or None
+        The labels :math:`b_i`; None means ones.
+    fit_intercept : bool
+        Append the constant coordinate (the last column of ``A``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim.proximal_point._signed_rows import _SignedRows, signed_rows
+    >>> X = np.array([[1.0, 2.0], [3.0, 4.0]])
+    >>> A = _SignedRows(X, np.array([1.0, -1.0]), fit_intercept=True)
+    >>> A[:]
+    array([[ 1.,  2.,  1.],
+           [-3., -4., -1.]])
+    >>> bool(np.allclose(A @ np.ones(3), A[:] @ np.ones(3)))
+    True
+    """
+
+    def __init__(self, X, signs, fit_intercept):
+        self.X = X
+        self.signs = (
+            None if signs is None else np.ascontiguousarray(signs, dtype=X.dtype)
+        )
+        self.fit_intercept = bool(fit_intercept)
+        self.n_features = X.shape[1]
+        self.shape = (X.shape[0], X.shape[1] + int(self.fit_intercept))
+        self.dtype = X.dtype
+        self.ndim = 2
+
+    @property
+    def T(self):
+        return _Transposed(self)
+
+    def __matmul__(self, x):
+        d = self.n_features
+        coef = x[:d]
+        t = np.empty(self.shape[0], dtype=np.result_type(self.X, x))
+
+        def fill(rows):
+            # Blocks of rows on our threads, as rmatvec: the solver holds
+            # BLAS to one thread.
+            np.matmul(self.X[rows], coef, out=t[rows])
+
+        map_row_blocks(fill, self.shape[0], 1)
+        if self.fit_intercept:
+            t += x[d]
+        if self.signs is not None:
+            t *= self.signs
+        return t
+
+    def rmatvec(self, v):
+        weighted = v if self.signs is None else v * self.signs
+        # Partial products of row blocks on threads: at n = 10^6, d = 20
+        # measured faster than OpenBLAS's own transposed product (17 ms
+        # against 25 ms on 2 cores).
+        parts = map_row_blocks(
+            lambda rows: self.X[rows].T @ weighted[rows], self.shape[0], 1
+        )
+        if parts:
+            product = np.sum(parts, axis=0)
+        else:
+            # No rows: a sum of no blocks, zeros of the right length.
+            product = np.zeros(self.n_features, dtype=np.result_type(self.X, v))
+        if self.fit_intercept:
+            product = np.append(product, weighted.sum(dtype=product.dtype))
+        return product
+
+    def __getitem__(self, rows):
+        return self.block(rows)
+
+    def block(self, rows, row_scale=None, extra=None, out=None):
+        """Rows ``rows`` of :math:`[\\operatorname{diag}(s) A, e]`, written once.
+
+        ``row_scale`` :math:`s` (None means ones) and the optional last
+        column ``extra`` :math:`e` are full-length vectors indexed by
+        ``rows`` here; the block is a float64 array when either is given,
+        else in the dtype of ``X``, written into ``out`` when given (see
+        :func:`write_rows`).
+        """
+        dtype = self.dtype if row_scale is None and extra is None else np.float64
+        return write_rows(
+            self.X,
+            rows,
+            signs=self.signs,
+            row_scale=row_scale,
+            intercept=self.fit_intercept,
+            extra=extra,
+            dtype=dtype,
+            out=out,
+        )
+
+    def squared_row_norms(self):
+        """:math:`\\|a_i\\|^2 = \\|x_i\\|^2 + 1` (the signs do not count), float64."""
+        norms = np.empty(self.shape[0])
+
+        def fill(rows):
+            X_rows = self.X[rows]
+            norms[rows] = np.einsum("ij,ij->i", X_rows, X_rows, dtype=np.float64)
+
+        map_row_blocks(fill, self.shape[0], self.n_features)
+        if self.fit_intercept:
+            norms += 1.0
+        return norms
+
+
+class _Transposed:
+    """``A.T`` of a :class:`_SignedRows`, for ``A.T @ v`` only."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def __matmul__(self, v):
+        return self.rows.rmatvec(v)
+
+
+def _selected_rows(rows, n):
+    """``(start, indices, count)`` of ``rows``: a slice with unit step gives
+    its start and no indices; anything else gives checked indices in
+    ``[0, n)``, as NumPy's indexing would read them."""
+    if isinstance(rows, slice):
+        start, stop, step = rows.indices(n)
+        if step == 1:
+            return start, None, max(0, stop - start)
+        rows = np.arange(start, stop, step)
+    rows = np.asarray(rows)
+    if rows.dtype == bool:
+        if rows.shape != (n,):
+            raise IndexError(
+                f"boolean index has shape {rows.shape}; the rows need shape ({n},)."
+            )
+        rows = np.flatnonzero(rows)
+    if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+        raise IndexError("rows must be a slice, or a 1-d integer or boolean array.")
+    rows = rows.astype(np.intp, copy=False)
+    if rows.size and (rows.min() < -n or rows.max() >= n):
+        raise IndexError(f"row index out of range for {n} rows.")
+    if rows.size and rows.min() < 0:
+        rows = np.where(rows < 0, rows + n, rows)
+    return 0, np.ascontiguousarray(rows), rows.size
+
+
+def write_rows(
+    X,
+    rows,
+    *,
+    signs=None,
+    row_scale=None,
+    intercept=False,
+    extra=None,
+    dtype=np.float64,
+    out=None,
+):
+    """Rows of :math:`[\\operatorname{diag}(s \\odot b) [X, \\mathbf 1], e]`.
+
+    A new array; one compiled pass writes it (:mod:`._signed_rows_fast`): the
+    exact leverage scores write every block of the data twice per round.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Dense float32 or float64 data.
+    rows : slice or array of int or bool
+        The rows to write, as for ``X[rows]``.
+    signs : ndarray of shape (n_samples,) in the dtype of ``X``, default=None
+        Labels :math:`b`; None means ones.
+    row_scale : ndarray of shape (n_samples,), default=None
+        Float64 row factors :math:`s`; None means ones.
+    intercept : bool, default=False
+        Append the column :math:`s \\odot b`.
+    extra : ndarray of shape (n_samples,), default=None
+        Float64 last column :math:`e`, not scaled.
+    dtype : {np.float32, np.float64}, default=np.float64
+        Dtype of the block.
+    out : ndarray, default=None
+        A C-contiguous array of the block's shape and ``dtype`` to write
+        into, such as a :func:`~skcgm.utils._blocks.scratch_buffer`; None
+        means a new array. A reused buffer saves the page faults of a fresh
+        one, which cost as much as the writing itself in processes that
+        return freed memory to the system at once (dask's workers).
+
+    Returns
+    -------
+    block : ndarray of shape (n_rows, n_features + intercept + (extra given))
+        C-contiguous.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim.proximal_point._signed_rows import write_rows
+    >>> X = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> write_rows(X, [2, 0], signs=np.array([1.0, 1.0, -1.0]), intercept=True)
+    array([[-5., -6., -1.],
+           [ 1.,  2.,  1.]])
+    """
+    n, d = X.shape
+    start, indices, count = _selected_rows(rows, n)
+    width = d + int(intercept) + int(extra is not None)
+    block = np.empty((count, width), dtype=dtype) if out is None else out
+    if count:
+        _write_rows(X, start, indices, signs, row_scale, intercept, extra, block)
+    return block
+
+
+def signed_rows(X, signs=None, fit_intercept=False):
+    """The solver's rows :math:`a_i = b_i [x_i, 1]`, lazily for dense ``X``.
+
+    Dense ``X`` always gets the lazy operator, even with nothing to apply:
+    its products run on threads over blocks of rows, the solver holding
+    BLAS to one thread.
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (n_samples, n_features)
+        Validated float32 or float64 data.
+    signs : ndarray of shape (n_samples,), default=None
+        Labels :math:`b_i`; None means ones.
+    fit_intercept : bool, default=False
+        Append a constant coordinate.
+
+    Returns
+    -------
+    A : _SignedRows or sparse matrix
+        The lazy operator for dense ``X``; for sparse ``X``, ``X`` itself
+        when there is nothing to apply, else a CSR matrix (its products need
+        the rows written out).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim.proximal_point._signed_rows import signed_rows
+    >>> X = np.eye(2)
+    >>> signed_rows(X)[:]
+    array([[1., 0.],
+           [0., 1.]])
+    >>> signed_rows(X, np.array([1.0, -1.0]), fit_intercept=True).shape
+    (2, 3)
+    """
+    if not sp.issparse(X):
+        return _SignedRows(X, signs, fit_intercept)
+    if signs is None and not fit_intercept:
+        return X
+    A = X if signs is None else sp.diags(signs.astype(X.dtype)) @ X
+    if fit_intercept:
+        column = np.ones(X.shape[0], dtype=X.dtype) if signs is None else signs
+        A = sp.hstack([A, sp.csr_matrix(column.astype(X.dtype)[:, None])])
+    return sp.csr_matrix(A)
