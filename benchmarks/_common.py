@@ -4,6 +4,7 @@ The scripts run as ``python benchmarks/bench_<family>.py``, which puts this
 folder on ``sys.path``, so they import it as ``_common``.
 """
 
+import argparse
 import datetime
 import json
 import math
@@ -28,6 +29,81 @@ RECORD_SCHEMA = 1
 _STARTED = time.perf_counter()
 
 
+def script_parser(doc, *, repeats=None, kept="best"):
+    """The options of a script: its first paragraph as description, ``--json``,
+    and ``--repeats`` (``repeats`` timings, the ``kept`` one) when timed."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--json", metavar="PATH", help="also write the results here")
+    if repeats is not None:
+        parser.add_argument(
+            "--repeats",
+            type=int,
+            default=repeats,
+            help=f"timing repeats, {kept} kept ({repeats})",
+        )
+    return parser
+
+
+def panel_parser(doc, full_help):
+    """The options of a defaults panel's script: those of :func:`script_parser`
+    and ``--full``."""
+    parser = script_parser(doc)
+    parser.add_argument("--full", action="store_true", help=full_help)
+    return parser
+
+
+def run_panel(name, args, **options):
+    """Run the defaults panel ``name`` of ``skcgm.experiments`` for a script.
+
+    Progress lines as it goes, then its tables, the wall time and the
+    machine; ``--json`` writes its results. Returns the results, the
+    machine and the wall time.
+    """
+    # Imported here, as in machine_info: the helpers of --record need NumPy only.
+    from skcgm.experiments import DEFAULTS_PANELS, run_defaults_panel
+
+    machine = machine_info()
+    start = time.perf_counter()
+    results = run_defaults_panel(name, full=args.full, progress=report, **options)
+    wall = time.perf_counter() - start
+    print(DEFAULTS_PANELS[name].format(results))
+    print(f"\n{wall:.0f} s; {machine_caption(machine)}")
+    if args.json:
+        write_json(args.json, machine, vars(args), results)
+    return results, machine, wall
+
+
+def add_int_options(parser, options):
+    """``--flag N`` options from ``{flag: (default, help[, note])}``; the help
+    ends with the default and the note in parentheses."""
+    for flag, (default, text, *note) in options.items():
+        shown = "; ".join([str(default), *note])
+        parser.add_argument(flag, type=int, default=default, help=f"{text} ({shown})")
+
+
+def save(args, machine, config, results, record_run=None):
+    """What ``--json`` and ``--record`` ask for: the JSON file, then
+    ``record_run(args, machine, config, results)``."""
+    if args.json:
+        write_json(args.json, machine, config, results)
+        print(f"\nwrote {args.json}")
+    if args.record and record_run is not None:
+        record_run(args, machine, config, results)
+
+
+def sides(key, label, fmt, **names):
+    """Table rows of one measure per side: ``{}`` in ``key`` takes each
+    keyword, ``{}`` in ``label`` its value (``ours="SumOfMinKMeans"``)."""
+    return tuple(
+        (key.format(side), label.format(name), fmt) for side, name in names.items()
+    )
+
+
+def report(message):
+    """Print a progress line at once (the runs are long, their output piped)."""
+    print(message, flush=True)
+
+
 def best_time(func, repeats):
     """Smallest wall time of ``repeats`` calls, and the last call's output."""
     times = []
@@ -38,31 +114,19 @@ def best_time(func, repeats):
     return min(times), out
 
 
-def _format(value, fmt):
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return format(value, fmt)
-
-
 def format_table(results, rows, repeats):
-    """One column per case, one line per ``(key, label, format)`` of ``rows``."""
-    names = list(results)
-    header = ["measure", *names]
-    lines = [[label.replace("best of R", f"best of {repeats}")] for _, label, _ in rows]
-    for name in names:
-        for line, (key, _, fmt) in zip(lines, rows):
-            line.append(_format(results[name][key], fmt))
-    widths = [max(len(row[i]) for row in [header, *lines]) for i in range(len(header))]
+    """One column per case, one line per ``(key, label, format)`` of ``rows``.
 
-    def render(row):
-        cells = [row[0].ljust(widths[0])]
-        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
-        return "  ".join(cells)
+    ``best of R`` in a label reads ``best of <repeats>``.
+    """
+    # Imported here, as in machine_info: the helpers of --record need NumPy only.
+    from skcgm.experiments import format_cases
 
-    rule = "  ".join("-" * width for width in widths)
-    return "\n".join([render(header), rule, *map(render, lines)])
+    measures = [
+        (key, label.replace("best of R", f"best of {repeats}"), fmt)
+        for key, label, fmt in rows
+    ]
+    return format_cases(results, measures)
 
 
 def machine_info():

@@ -33,21 +33,11 @@ Usage::
 ``benchmarks/summary.py``).
 """
 
-import argparse
 import time
 import warnings
 
+import _common
 import numpy as np
-from _common import (
-    add_record_argument,
-    best_time,
-    format_table,
-    headline,
-    machine_caption,
-    machine_info,
-    record,
-    write_json,
-)
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
@@ -57,7 +47,7 @@ from skcgm.datasets import (
     make_correlated_classification,
     make_sparse_text_classification,
 )
-from skcgm.experiments._compadagrad import progressive_validation
+from skcgm.experiments import progressive_validation
 from skcgm.linear_model import CompAdaGradClassifier
 
 SEED = 0
@@ -112,7 +102,7 @@ def _epoch_times(X, y, repeats):
         def epoch(estimator=estimator):
             return clone(estimator).partial_fit(X, y, classes=classes)
 
-        seconds, fitted = best_time(epoch, repeats)
+        seconds, fitted = _common.best_time(epoch, repeats)
         out[name] = seconds
         out[f"{name} accuracy"] = fitted.score(X, y)
     out["ours / SGD"] = out["CompAdaGrad k=32"] / out["SGDClassifier"]
@@ -237,15 +227,22 @@ def _error_part(n_features, n_train, n_test, seeds, batch_size):
     return out
 
 
+# Per method: its key in the results and its label.
+ERROR_METHODS = (
+    ("CompAdaGrad k=32", "CompAdaGrad k=32 (mean)"),
+    ("diagonal AdaGrad", "diagonal AdaGrad"),
+    ("full-matrix AdaGrad", "full-matrix AdaGrad"),
+    ("CompAdaGrad k=32 theory", "CompAdaGrad k=32 'theory'"),
+)
 ERROR_ROWS = (
-    ("CompAdaGrad k=32 error", "test error, CompAdaGrad k=32 (mean)", ".4f"),
-    ("CompAdaGrad k=32 std", "  std over seeds", ".4f"),
-    ("diagonal AdaGrad error", "test error, diagonal AdaGrad", ".4f"),
-    ("diagonal AdaGrad std", "  std over seeds", ".4f"),
-    ("full-matrix AdaGrad error", "test error, full-matrix AdaGrad", ".4f"),
-    ("full-matrix AdaGrad std", "  std over seeds", ".4f"),
-    ("CompAdaGrad k=32 theory error", "test error, CompAdaGrad k=32 'theory'", ".4f"),
-    ("CompAdaGrad k=32 theory std", "  std over seeds", ".4f"),
+    *(
+        row
+        for key, label in ERROR_METHODS
+        for row in (
+            (f"{key} error", f"test error, {label}", ".4f"),
+            (f"{key} std", "  std over seeds", ".4f"),
+        )
+    ),
     ("CompAdaGrad k=32 / diagonal", "CompAdaGrad / diagonal", ".3f"),
     ("CompAdaGrad k=32 theory / diagonal", "CompAdaGrad 'theory' / diagonal", ".3f"),
     ("full-matrix AdaGrad / diagonal", "full-matrix / diagonal", ".3f"),
@@ -277,7 +274,7 @@ def _print_target(target, n, repeats):
         f"\nPart 3: one epoch, dense, d=1024, n={n}, batch_size="
         f"{BATCH_SIZE}. Target: CompAdaGrad / SGDClassifier <= {TARGET_SGD_RATIO}.\n"
     )
-    print(format_table({"d=1024": target}, TIME_ROWS, repeats))
+    print(_common.format_table({"d=1024": target}, TIME_ROWS, repeats))
 
 
 def _target_only(args, machine):
@@ -286,14 +283,14 @@ def _target_only(args, machine):
         warnings.simplefilter("ignore", ConvergenceWarning)
         target = _sgd_target_part(args.n_target, 1024, args.repeats)
     wall = time.perf_counter() - start
-    print(f"\n{machine_caption(machine)} Wall time {wall:.0f} s.")
+    print(f"\n{_common.machine_caption(machine)} Wall time {wall:.0f} s.")
     _print_target(target, args.n_target, args.repeats)
     config = {"k": K, "batch_size": BATCH_SIZE, **vars(args)}
     results = {"sgd_target": target, "wall_time_s": wall}
     if args.json:
-        write_json(args.json, machine, config, results)
+        _common.write_json(args.json, machine, config, results)
     if args.record:
-        record(
+        _common.record(
             "compadagrad_target",
             [_target_row(target, args.n_target)],
             args,
@@ -312,7 +309,7 @@ def _target_data(n):
 
 
 def _target_row(target, n):
-    return headline(
+    return _common.headline(
         "time per epoch",
         target["ours / SGD"],
         f"<= {TARGET_SGD_RATIO:g}",
@@ -321,40 +318,31 @@ def _target_row(target, n):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", metavar="PATH", help="also write the results here")
-    parser.add_argument("--repeats", type=int, default=3, help="timing repeats (3)")
-    parser.add_argument(
-        "--n-scaling", type=int, default=2048, help="rows of part 1 (2048)"
-    )
-    parser.add_argument(
-        "--n-sparse", type=int, default=2048, help="rows of part 2 (2048)"
-    )
-    parser.add_argument(
-        "--n-target", type=int, default=50_000, help="rows of part 3 (50000)"
-    )
-    parser.add_argument("--seeds", type=int, default=5, help="seeds of part 4 (5)")
-    parser.add_argument(
-        "--n-train", type=int, default=4000, help="training rows of part 4 (4000)"
-    )
-    parser.add_argument(
-        "--n-test", type=int, default=4000, help="test rows of part 4 (4000)"
-    )
-    parser.add_argument(
-        "--error-batch-size",
-        type=int,
-        default=16,
-        help="batch size of part 4 (16; full-matrix AdaGrad costs an eigh of "
-        "256 x 256 per step)",
+    parser = _common.script_parser(__doc__, repeats=3)
+    _common.add_int_options(
+        parser,
+        {
+            "--n-scaling": (2048, "rows of part 1"),
+            "--n-sparse": (2048, "rows of part 2"),
+            "--n-target": (50_000, "rows of part 3"),
+            "--seeds": (5, "seeds of part 4"),
+            "--n-train": (4000, "training rows of part 4"),
+            "--n-test": (4000, "test rows of part 4"),
+            "--error-batch-size": (
+                16,
+                "batch size of part 4",
+                "full-matrix AdaGrad costs an eigh of 256 x 256 per step",
+            ),
+        },
     )
     parser.add_argument(
         "--target-only",
         action="store_true",
         help="run part 3 (the time target at d=1024) only",
     )
-    add_record_argument(parser)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
-    machine = machine_info()
+    machine = _common.machine_info()
     if args.target_only:
         _target_only(args, machine)
         return
@@ -372,13 +360,13 @@ def main(argv=None):
         }
     wall = time.perf_counter() - start
 
-    print(f"\n{machine_caption(machine)} Wall time {wall:.0f} s.\n")
+    print(f"\n{_common.machine_caption(machine)} Wall time {wall:.0f} s.\n")
     print(
         f"Part 1: one partial_fit epoch, dense Gaussian features, n="
         f"{args.n_scaling}, k={K}. Target: log-log slope of CompAdaGrad's time "
         f"vs d <= {TARGET_SLOPE}.\n"
     )
-    print(format_table(scaling, TIME_ROWS, args.repeats))
+    print(_common.format_table(scaling, TIME_ROWS, args.repeats))
     print("\nlog-log slope of time per epoch vs d:")
     for name, slope in slopes.items():
         print(
@@ -389,7 +377,7 @@ def main(argv=None):
         f"\nPart 2: one epoch, sparse text-like CSR, 100,000 features "
         f"({sparse['nnz per row']:.0f} non-zeros per row), n={args.n_sparse}.\n"
     )
-    print(format_table({"sparse d=100000": sparse}, TIME_ROWS, args.repeats))
+    print(_common.format_table({"sparse d=100000": sparse}, TIME_ROWS, args.repeats))
     _print_target(target, args.n_target, args.repeats)
     print(
         f"\nPart 4: test error after one online pass, make_correlated_"
@@ -399,7 +387,7 @@ def main(argv=None):
         f"seeds. Target at d={ERROR_DIMENSIONS[0]}: CompAdaGrad's test error at "
         f"least {TARGET_ERROR_GAIN:.0%} lower than diagonal AdaGrad's.\n"
     )
-    print(format_table(errors, ERROR_ROWS, args.repeats))
+    print(_common.format_table(errors, ERROR_ROWS, args.repeats))
     for label, row in errors.items():
         for name in (
             "CompAdaGrad k=32",
@@ -457,10 +445,7 @@ def main(argv=None):
         "summary": summary,
         "wall_time_s": wall,
     }
-    if args.json:
-        write_json(args.json, machine, config, results)
-    if args.record:
-        _record(args, machine, config, results)
+    _common.save(args, machine, config, results, _record)
 
 
 def _record(args, machine, config, results):
@@ -470,7 +455,7 @@ def _record(args, machine, config, results):
     rows = [
         _target_row(results["sgd_target"], args.n_target),
         *(
-            headline(
+            _common.headline(
                 f"test error after one online pass, variant={variant!r} (mean of "
                 f"{args.seeds} seeds)",
                 primary[f"CompAdaGrad k=32{suffix} / diagonal"],
@@ -485,7 +470,7 @@ def _record(args, machine, config, results):
             )
             for variant, suffix in (("paper", ""), ("theory", " theory"))
         ),
-        headline(
+        _common.headline(
             "log-log slope of time per epoch against d = 256 ... 16384",
             value=summary["slope"],
             target=f"<= {TARGET_SLOPE:g}",
@@ -493,7 +478,7 @@ def _record(args, machine, config, results):
             data=f"{args.n_scaling} Gaussian rows, d = 256 ... 16384",
         ),
     ]
-    record(
+    _common.record(
         "compadagrad",
         rows,
         args,

@@ -30,21 +30,13 @@ Usage::
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
-import argparse
 import os
 import statistics
 import time
 import warnings
 
+import _common
 import numpy as np
-from _common import (
-    add_record_argument,
-    headline,
-    machine_caption,
-    machine_info,
-    record,
-    write_json,
-)
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
 from threadpoolctl import threadpool_limits
@@ -112,19 +104,18 @@ def _ints(text):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = _common.script_parser(__doc__)
     parser.add_argument("--n", type=int, default=50_000, help="training rows")
     parser.add_argument("--d", type=_ints, default=[256, 1024, 4096])
     parser.add_argument("--batch", type=_ints, default=[1, 32, 256])
     parser.add_argument("--runs", type=int, default=5, help="timed runs per cell")
     parser.add_argument("--pause", type=float, default=0.05, help="seconds")
-    parser.add_argument("--json", metavar="PATH", help="also write the results here")
-    add_record_argument(parser)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
-    machine = machine_info()
+    machine = _common.machine_info()
     machine["load_at_start"] = os.getloadavg()[0]
     print(
-        f"{machine_caption(machine)} Load average at the start: "
+        f"{_common.machine_caption(machine)} Load average at the start: "
         f"{machine['load_at_start']:.2f} (in the table: at the start of each "
         "cell, the benchmark's own threads included).",
         flush=True,
@@ -170,13 +161,10 @@ def main(argv=None):
                 f"Target (d = {TARGET['d']}, batch = {TARGET['batch']}): ours / "
                 f"SGDClassifier = {cell['ratio']:.2f} <= {TARGET['ratio']}: {met}."
             )
-    if args.json:
-        write_json(args.json, machine, vars(args), records)
-    if args.record:
-        _record(args, machine, records)
+    _common.save(args, machine, vars(args), records, _record)
 
 
-def _record(args, machine, records):
+def _record(args, machine, config, records):
     def cell_data(cell):
         return (
             f"{args.n:,} x {cell['d']} Gaussian rows, hyperplane labels, "
@@ -189,7 +177,7 @@ def _record(args, machine, records):
             # The cell is at n = 50,000; at another n it is reported.
             target = f"<= {TARGET['ratio']:g}" if args.n == 50_000 else None
             rows.append(
-                headline(
+                _common.headline(
                     "one-epoch fit time, the issue's cell",
                     cell["ratio"],
                     target,
@@ -199,13 +187,13 @@ def _record(args, machine, records):
     if len(records) > 1 or not rows:
         worst = max(records, key=lambda cell: cell["ratio"])
         rows.append(
-            headline(
+            _common.headline(
                 f"one-epoch fit time, the worst of {len(records)} cells",
                 worst["ratio"],
                 data=cell_data(worst),
             )
         )
-    record(
+    _common.record(
         "compadagrad_grid",
         rows,
         args,
@@ -217,7 +205,7 @@ def _record(args, machine, records):
             f"medians of {args.runs} runs"
         ),
         machine=machine,
-        config=vars(args),
+        config=config,
         results=records,
     )
 

@@ -71,21 +71,13 @@ gives 2.8 GB of X that stays in the workers' memory, each worker's limit
 still below the size of X: the passes then cost their compute.
 """
 
-import argparse
 import sys
 import time
 import warnings
 from contextlib import contextmanager
 
+import _common
 import numpy as np
-from _common import (
-    add_record_argument,
-    headline,
-    machine_caption,
-    machine_info,
-    write_json,
-)
-from _common import record as write_record
 
 N_CLUSTERS = 16
 N_FEATURES = 32
@@ -126,19 +118,22 @@ def make_blobs_dask(n_samples, random_state=0):
 def run(n_samples, repeats, memory_limit):
     import dask_ml.cluster
     from distributed import wait
+    from sklearn.metrics.pairwise import euclidean_distances
 
     from skcgm.cluster import SumOfMinKMeans
-    from skcgm.optim import SquaredEuclideanLoss
-    from skcgm.optim.sum_of_min._dask import dask_objective
 
     records = {}
     with _cluster(memory_limit):
         X = make_blobs_dask(n_samples).persist()
         wait(X)
 
+        def closest(block, centers):
+            return euclidean_distances(block, centers, squared=True).min(axis=1)
+
         def inertia(centers):
-            loss = SquaredEuclideanLoss()
-            return 2 * n_samples * dask_objective(X, None, loss, centers)
+            # One pass on the workers: each chunk's smallest squared distances.
+            rows = X.map_blocks(closest, centers, drop_axis=1, dtype=X.dtype)
+            return float(rows.sum().compute())
 
         start = np.asarray(X[:N_CLUSTERS].compute())
         same = {"ours": [], "dask-ml": []}
@@ -577,29 +572,44 @@ def _data_caption(family, n_samples, memory_limit, newton_s):
     )
 
 
-def report_full(records, n_samples, memory_limit, family, target=1e-6):
-    caption = _data_caption(family, n_samples, memory_limit, records["newton_s"])
-    print(f"{caption} Target: relative objective error {target:g}.\n")
-    print("| fit | time (s) | max_iter | passes | computes | relative error |")
-    print("|---|---|---|---|---|---|")
+def _fits_table(records, columns, stalled, cells):
+    """Print the fits of ``records`` as a Markdown table, a line per fit:
+    ``stalled(record)`` or ``cells(record)`` after its name. Returns the times
+    of the dask-ml fits."""
+    print("| fit | " + " | ".join(columns) + " |")
+    print("|---" * (len(columns) + 1) + "|")
     peers = []
     for name, record in records.items():
         if name == "newton_s":
             continue
         if "stalled" in record:
-            print(
-                f"| {name} | - | stalled by {record['stalled']} | - | - | "
-                f"{record['error']:.2e} |"
-            )
+            print(f"| {name} | {stalled(record)} |")
             continue
         if name.startswith("dask-ml"):
             peers.append(record["time_s"])
-        max_iter = record.get("max_iter", f"auto ({record.get('iterations')} used)")
-        print(
-            f"| {name} | {record['time_s']:.2f} | {max_iter} | "
-            f"{record.get('passes', '-')} | {record['computes']} | "
-            f"{record['error']:.2e} |"
-        )
+        print(f"| {name} | {cells(record)} |")
+    return peers
+
+
+def _full_cells(record):
+    max_iter = record.get("max_iter", f"auto ({record.get('iterations')} used)")
+    return (
+        f"{record['time_s']:.2f} | {max_iter} | {record.get('passes', '-')} | "
+        f"{record['computes']} | {record['error']:.2e}"
+    )
+
+
+def report_full(records, n_samples, memory_limit, family, target=1e-6):
+    caption = _data_caption(family, n_samples, memory_limit, records["newton_s"])
+    print(f"{caption} Target: relative objective error {target:g}.\n")
+    peers = _fits_table(
+        records,
+        ("time (s)", "max_iter", "passes", "computes", "relative error"),
+        lambda record: (
+            f"- | stalled by {record['stalled']} | - | - | {record['error']:.2e}"
+        ),
+        _full_cells,
+    )
     searched = records["ours, sampling='full', tol=0"]
     if peers and "time_s" in searched:
         default = records["ours, sampling='full' (defaults)"]
@@ -614,30 +624,28 @@ def report_full(records, n_samples, memory_limit, family, target=1e-6):
         print(f"\nNo dask-ml fit reached {target:g}.\n")
 
 
+def _logistic_cells(record):
+    if "max_iter" in record:
+        count = f"max_iter={record['max_iter']}"
+    else:
+        count = f"{record['passes']} passes, {record['rounds']} rounds"
+    return (
+        f"{record['time_s']:.2f} | {count} | {record['error']:.2e} | "
+        f"{record['client_mb']:.0f}"
+    )
+
+
 def report_logistic(records, n_samples, memory_limit, family, target=1e-3):
     caption = _data_caption(family, n_samples, memory_limit, records["newton_s"])
     print(f"{caption}\n")
-    print("| fit | time (s) | passes / max_iter | relative error | client MB |")
-    print("|---|---|---|---|---|")
-    peers = []
-    for name, record in records.items():
-        if name == "newton_s":
-            continue
-        if "stalled" in record:
-            print(
-                f"| {name} | - | stalled by max_iter={record['stalled']} | "
-                f"{record['error']:.2e} | - |"
-            )
-            continue
-        if name.startswith("dask-ml"):
-            peers.append(record["time_s"])
-            count = f"max_iter={record['max_iter']}"
-        else:
-            count = f"{record['passes']} passes, {record['rounds']} rounds"
-        print(
-            f"| {name} | {record['time_s']:.2f} | {count} | {record['error']:.2e} | "
-            f"{record['client_mb']:.0f} |"
-        )
+    peers = _fits_table(
+        records,
+        ("time (s)", "passes / max_iter", "relative error", "client MB"),
+        lambda record: (
+            f"- | stalled by max_iter={record['stalled']} | {record['error']:.2e} | -"
+        ),
+        _logistic_cells,
+    )
     ours = records["ours (defaults)"]
     if peers:
         print(
@@ -650,12 +658,11 @@ def report_logistic(records, n_samples, memory_limit, family, target=1e-3):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = _common.script_parser(__doc__, repeats=3, kept="median")
     parser.add_argument(
         "which", nargs="?", choices=["kmeans", "logistic", "full"], default="kmeans"
     )
     parser.add_argument("--n-samples", type=int, default=8_000_000)
-    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--memory-limit", default="1.9GB")
     parser.add_argument(
         "--families", default=",".join(FAMILIES), help="logistic: the row families"
@@ -668,10 +675,9 @@ def main(argv=None):
         default="lbfgs,admm",
         help="logistic: the dask-ml solvers timed (L-BFGS's search takes minutes)",
     )
-    parser.add_argument("--json", help="write the records to this path")
-    add_record_argument(parser)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
-    machine = machine_info()
+    machine = _common.machine_info()
     warnings.simplefilter("ignore", UserWarning)
     tic = time.perf_counter()
     if args.which == "full":
@@ -697,11 +703,8 @@ def main(argv=None):
     else:
         records = run(args.n_samples, args.repeats, args.memory_limit)
         report(records, args.n_samples, args.repeats, args.memory_limit)
-    print(f"\n{time.perf_counter() - tic:.0f} s; {machine_caption(machine)}")
-    if args.json:
-        write_json(args.json, machine, vars(args), records)
-    if args.record:
-        _record(args, machine, records)
+    print(f"\n{time.perf_counter() - tic:.0f} s; {_common.machine_caption(machine)}")
+    _common.save(args, machine, vars(args), records, _record)
 
 
 # Issue 20: LocalSensitivityLogistic's default fit to 1e-3 in at most 0.3x the
@@ -719,7 +722,7 @@ def _fastest_peer(family_records):
     return min(peers, key=lambda peer: peer[1]) if peers else (None, None)
 
 
-def _record(args, machine, records):
+def _record(args, machine, config, records):
     gb = args.n_samples * N_FEATURES * 8 / 1e9
     cluster = (
         f"2 workers x 1 thread, memory_limit={args.memory_limit} each, "
@@ -733,7 +736,7 @@ def _record(args, machine, records):
             ("own seeding", "each one's own seeding, to convergence"),
         ):
             times = records[part]["time_s"]
-            rows.append(headline(label, times["ours"] / times["dask-ml"]))
+            rows.append(_common.headline(label, times["ours"] / times["dask-ml"]))
         data = f"{N_CLUSTERS} Gaussian blobs; {cluster}"
     else:
         full = args.which == "full"
@@ -753,7 +756,7 @@ def _record(args, machine, records):
                 ratio = ours["time_s"] / fastest
             target = None if full else f"<= {TARGET_LOGISTIC_RATIO:g}"
             rows.append(
-                headline(
+                _common.headline(
                     f"time to {error:g} relative error, {family}"
                     + (
                         f" ({name.removeprefix('dask-ml ')})"
@@ -767,7 +770,7 @@ def _record(args, machine, records):
                 )
             )
         data = f"correlated rows, families {args.families}; {cluster}"
-    write_record(
+    _common.record(
         f"dask_{args.which}",
         rows,
         args,

@@ -42,25 +42,15 @@ Usage::
 ``benchmarks/results/herding_refine.json`` (see ``benchmarks/summary.py``).
 """
 
-import argparse
 import math
 import os
 import time
 
+import _common
 import numpy as np
-from _common import (
-    add_record_argument,
-    best_time,
-    format_table,
-    headline,
-    machine_caption,
-    machine_info,
-    record,
-    write_json,
-)
 
 from skcgm.datasets import make_gaussian_mixture
-from skcgm.experiments._herding import _kernel_thinning, kernel_thinning_available
+from skcgm.experiments import kernel_thinning, kernel_thinning_available
 from skcgm.oracles import kernel_mean_squared_norm, squared_mmd
 from skcgm.sampling import KernelHerdingSampler
 
@@ -129,7 +119,7 @@ def _mmd_part(d, n, trials):
         out[f"mmd2_iid_{m}"] = float(np.median(iid))
         if kernel_thinning_available():
             start = time.perf_counter()
-            idx, w, _ = _kernel_thinning(X, m, gamma, SEED)
+            idx, w, _ = kernel_thinning(X, m, gamma, SEED)
             out[f"time_kt_{m}"] = time.perf_counter() - start
             out[f"mmd2_kt_{m}"] = squared_mmd(
                 X, idx, w, gamma=gamma, data_term=data_term
@@ -160,8 +150,10 @@ def _scaling_part(log2_n, repeats, seeds):
         return KernelHerdingSampler(T, gamma=0.25, random_state=seed, **options).fit(X)
 
     for label, options in configs:
-        t1, _ = best_time(lambda options=options: fit(1, options), repeats)
-        tT, sampler = best_time(lambda options=options: fit(N_ITER, options), repeats)
+        t1, _ = _common.best_time(lambda options=options: fit(1, options), repeats)
+        tT, sampler = _common.best_time(
+            lambda options=options: fit(N_ITER, options), repeats
+        )
         out[f"fit_time_{label}"] = tT
         # The index build is in both fits; a difference lost in timing noise
         # is reported as missing rather than as zero.
@@ -244,7 +236,7 @@ def _refine_cell(d, log2_n, runs):
             )
             rows[label].append((mmd2, elapsed))
         start = time.perf_counter()
-        indices, weights, _ = _kernel_thinning(X, m, gamma, run)
+        indices, weights, _ = kernel_thinning(X, m, gamma, run)
         elapsed = time.perf_counter() - start
         mmd2 = squared_mmd(X, indices, weights, gamma=gamma, data_term=norm)
         rows["kt"].append((mmd2, elapsed))
@@ -262,11 +254,11 @@ def _refine_cell(d, log2_n, runs):
 
 
 def _refine_main(args):
-    machine = machine_info()
+    machine = _common.machine_info()
     print(
         "MMD^2 and fit time over kernel thinning's (goodpoints.kt.thin), "
         f"medians of {args.runs} runs; exact RBF kernel, gamma = 1/(2d), "
-        f"m = sqrt(n).\n{machine_caption(machine)}",
+        f"m = sqrt(n).\n{_common.machine_caption(machine)}",
         flush=True,
     )
     header = (
@@ -289,7 +281,7 @@ def _refine_main(args):
             )
             if args.json:
                 config = {"runs": args.runs, "dims": args.dims, "log2_n": args.log2_n}
-                write_json(args.json, machine, config, {"refine": cells})
+                _common.write_json(args.json, machine, config, {"refine": cells})
     if args.record:
         _record_refine(args, machine, cells)
     return 0
@@ -303,7 +295,7 @@ def _record_refine(args, machine, cells):
         if bound is not None:
             met = cell["mmd2_ratio_swap"] <= bound and cell["time_ratio_swap"] <= 1.0
         rows.append(
-            headline(
+            _common.headline(
                 f"MMD^2 of refine='swap', d={cell['d']} (fit time "
                 f"{cell['time_ratio_swap']:.2f}x)",
                 cell["mmd2_ratio_swap"],
@@ -313,7 +305,7 @@ def _record_refine(args, machine, cells):
                 f"m={cell['m']}, {cell['runs']} runs",
             )
         )
-    record(
+    _common.record(
         "herding_refine",
         rows,
         args,
@@ -329,40 +321,38 @@ def _record_refine(args, machine, cells):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", metavar="PATH", help="also write the results here")
-    parser.add_argument("--repeats", type=int, default=3, help="timing repeats (3)")
-    parser.add_argument("--trials", type=int, default=20, help="i.i.d. seeds (20)")
-    parser.add_argument(
-        "--seeds", type=int, default=5, help="seeds of the MMD ratio, scaling (5)"
-    )
-    parser.add_argument(
-        "--n-mmd", type=int, default=4096, help="points of the MMD part (4096)"
-    )
-    parser.add_argument(
-        "--max-log2-n",
-        type=int,
-        default=16,
-        help="largest n = 2^k of the scaling part (16; the issue's 17 and 18 "
-        "take longer and 2^18 x 256 RFF features hold 512 MiB)",
+    parser = _common.script_parser(__doc__, repeats=3)
+    _common.add_int_options(
+        parser,
+        {
+            "--trials": (20, "i.i.d. seeds"),
+            "--seeds": (5, "seeds of the MMD ratio, scaling"),
+            "--n-mmd": (4096, "points of the MMD part"),
+            "--runs": (5, "runs of part 3"),
+            "--max-log2-n": (
+                16,
+                "largest n = 2^k of the scaling part",
+                "the issue's 17 and 18 take longer and 2^18 x 256 RFF features "
+                "hold 512 MiB",
+            ),
+        },
     )
     parser.add_argument(
         "--refine",
         action="store_true",
         help="only part 3: herding, herding + refine='swap', kernel thinning",
     )
-    parser.add_argument("--runs", type=int, default=5, help="runs of part 3 (5)")
     parser.add_argument(
         "--dims", type=int, nargs="+", default=[2, 10, 50], help="d of part 3"
     )
     parser.add_argument(
         "--log2-n", type=int, nargs="+", default=[12, 14, 16], help="k, n = 2^k"
     )
-    add_record_argument(parser)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
     if args.refine:
         return _refine_main(args)
-    machine = machine_info()
+    machine = _common.machine_info()
 
     mmd = {}
     for d in (2, 10):
@@ -385,9 +375,9 @@ def main(argv=None):
         f"\nPart 1: exact-kernel MMD^2, Gaussian mixture, n={args.n_mmd}, RBF "
         f"gamma=1/(2d); i.i.d. median over {args.trials} seeds; {kt}. Target: "
         f"exact / i.i.d. <= {TARGET_EXACT_OVER_IID} at m=256.\n"
-        f"{machine_caption(machine)}\n"
+        f"{_common.machine_caption(machine)}\n"
     )
-    print(format_table(mmd, _mmd_rows(), args.repeats))
+    print(_common.format_table(mmd, _mmd_rows(), args.repeats))
     print(
         f"\nPart 2: herding on RFF features (256), d=2, T={N_ITER}, gamma=0.25; "
         f"MMD^2 ratio: median over {args.seeds} seeds; "
@@ -396,7 +386,7 @@ def main(argv=None):
         f"<= {TARGET_SCORED:.0%} per iteration, time <= {TARGET_TIME_RATIO}x exact; "
         "time per iteration sublinear in n.\n"
     )
-    print(format_table(scaling, SCALING_ROWS, args.repeats))
+    print(_common.format_table(scaling, SCALING_ROWS, args.repeats))
     if len(scaling) > 1:
         for label in ("exact", "lsh"):
             pairs = [
@@ -423,19 +413,16 @@ def main(argv=None):
             "iter_time_ratio": TARGET_TIME_RATIO,
         },
     }
-    if args.json:
-        write_json(args.json, machine, config, {"mmd": mmd, "scaling": scaling})
-        print(f"\nwrote {args.json}")
-    if args.record:
-        _record(args, machine, config, mmd, scaling)
+    _common.save(args, machine, config, {"mmd": mmd, "scaling": scaling}, _record)
     return 0
 
 
-def _record(args, machine, config, mmd, scaling):
+def _record(args, machine, config, results):
+    mmd, scaling = results["mmd"], results["scaling"]
     m = SIZES[-1]
     worst = max(mmd, key=lambda name: mmd[name][f"exact_over_iid_{m}"])
     rows = [
-        headline(
+        _common.headline(
             f"MMD^2 at m={m}, the worse of {' and '.join(mmd)}",
             mmd[worst][f"exact_over_iid_{m}"],
             f"<= {TARGET_EXACT_OVER_IID:g}",
@@ -455,7 +442,7 @@ def _record(args, machine, config, mmd, scaling):
     exact = "KernelHerdingSampler(maxip='exact')"
     data = f"make_gaussian_mixture(2^{log2_n}, 2), 256 RFF features, T={N_ITER}"
     rows += [
-        headline(
+        _common.headline(
             f"MMD^2 (RFF space), median of {args.seeds} seeds",
             cell["mmd2_ratio"],
             target(f"<= {TARGET_LSH_OVER_EXACT:g}"),
@@ -463,7 +450,7 @@ def _record(args, machine, config, mmd, scaling):
             peer=exact,
             data=data,
         ),
-        headline(
+        _common.headline(
             "time per iteration",
             cell["iter_time_ratio"],
             target(f"<= {TARGET_TIME_RATIO:g}"),
@@ -472,7 +459,7 @@ def _record(args, machine, config, mmd, scaling):
             peer=exact,
             data=data,
         ),
-        headline(
+        _common.headline(
             "share of the rows scored per iteration",
             value=cell["scored_lsh"],
             target=target(f"<= {TARGET_SCORED:g}"),
@@ -481,7 +468,7 @@ def _record(args, machine, config, mmd, scaling):
             data=data,
         ),
     ]
-    record(
+    _common.record(
         "herding",
         rows,
         args,
@@ -492,7 +479,7 @@ def _record(args, machine, config, mmd, scaling):
         f"n = 2^12 ... 2^{args.max_log2_n} (scaling)",
         machine=machine,
         config=config,
-        results={"mmd": mmd, "scaling": scaling},
+        results=results,
     )
 
 

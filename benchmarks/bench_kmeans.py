@@ -25,20 +25,10 @@ Usage::
 ``benchmarks/summary.py``).
 """
 
-import argparse
 import tracemalloc
 
+import _common
 import numpy as np
-from _common import (
-    add_record_argument,
-    best_time,
-    format_table,
-    headline,
-    machine_caption,
-    machine_info,
-    record,
-    write_json,
-)
 from sklearn.cluster import KMeans, kmeans_plusplus
 from sklearn.datasets import load_digits, make_blobs
 
@@ -99,16 +89,16 @@ def _bench(X, n_clusters, repeats):
             algorithm="lloyd",
         ).fit(X)
 
-    ours_time, ours_model = best_time(ours, repeats)
-    theirs_time, theirs_model = best_time(theirs, repeats)
+    ours_time, ours_model = _common.best_time(ours, repeats)
+    theirs_time, theirs_model = _common.best_time(theirs, repeats)
     ours_memory = _peak_memory(ours)
     theirs_memory = _peak_memory(theirs)
 
-    seed_ours_time, (_, seed_ours) = best_time(
+    seed_ours_time, (_, seed_ours) = _common.best_time(
         lambda: generalized_kmeans_plusplus(X, n_clusters, random_state=SEED),
         repeats,
     )
-    seed_theirs_time, (_, seed_theirs) = best_time(
+    seed_theirs_time, (_, seed_theirs) = _common.best_time(
         lambda: kmeans_plusplus(X, n_clusters, n_local_trials=1, random_state=SEED),
         repeats,
     )
@@ -145,16 +135,21 @@ def _bench(X, n_clusters, repeats):
 
 
 # (key, label, format) of the printed rows; the JSON has every key.
+SIDES = {"ours": "SumOfMinKMeans", "kmeans": "KMeans lloyd"}
 ROWS = (
-    ("fit_time_ours_s", "fit time, SumOfMinKMeans (s, best of R)", ".3f"),
-    ("fit_time_kmeans_s", "fit time, KMeans lloyd (s, best of R)", ".3f"),
+    *_common.sides("fit_time_{}_s", "fit time, {} (s, best of R)", ".3f", **SIDES),
     ("fit_time_ratio", "fit time ratio, ours / KMeans (target <= 1.5)", ".2f"),
     ("peak_memory_ours_mib", "peak traced memory, SumOfMinKMeans (MiB)", ".1f"),
     ("peak_memory_kmeans_mib", "peak traced memory, KMeans (MiB)", ".1f"),
     ("peak_memory_ratio", "memory ratio, ours / KMeans (target <= 1.5)", ".2f"),
     ("inertia_ratio", "final inertia ratio, ours / KMeans", ".6f"),
-    ("n_iter_ours", "iterations (n_iter_), SumOfMinKMeans", "d"),
-    ("n_iter_kmeans", "iterations (n_iter_), KMeans", "d"),
+    *_common.sides(
+        "n_iter_{}",
+        "iterations (n_iter_), {}",
+        "d",
+        ours="SumOfMinKMeans",
+        kmeans="KMeans",
+    ),
     ("same_labels", "same final labels", ""),
     ("seeding_time_ours_s", "seeding, generalized_kmeans_plusplus (s)", ".4f"),
     (
@@ -164,29 +159,35 @@ ROWS = (
     ),
     ("seeding_time_ratio", "seeding time ratio, ours / sklearn", ".2f"),
     ("same_seeds", "same seed indices", ""),
-    ("n_iter_exact_tol1e-4", "iterations to tol=1e-4, solver='exact'", "d"),
-    ("n_iter_momentum_tol1e-4", "iterations to tol=1e-4, solver='momentum'", "d"),
-    ("inertia_exact_tol1e-4", "inertia at tol=1e-4, solver='exact'", ",.1f"),
-    ("inertia_momentum_tol1e-4", "inertia at tol=1e-4, solver='momentum'", ",.1f"),
+    *_common.sides(
+        "n_iter_{}_tol1e-4",
+        "iterations to tol=1e-4, solver='{}'",
+        "d",
+        exact="exact",
+        momentum="momentum",
+    ),
+    *_common.sides(
+        "inertia_{}_tol1e-4",
+        "inertia at tol=1e-4, solver='{}'",
+        ",.1f",
+        exact="exact",
+        momentum="momentum",
+    ),
 )
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", metavar="PATH", help="also write the results here")
-    parser.add_argument(
-        "--repeats", type=int, default=3, help="timing repeats, best kept (3)"
-    )
+    parser = _common.script_parser(__doc__, repeats=3)
     parser.add_argument(
         "--n-samples",
         type=int,
         default=200_000,
         help="rows of the make_blobs data set (200000)",
     )
-    add_record_argument(parser)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
 
-    machine = machine_info()
+    machine = _common.machine_info()
     results = {}
     for name, X, n_clusters in _datasets(args.n_samples):
         print(f"[bench_kmeans] {name}, k={n_clusters} ...", flush=True)
@@ -196,9 +197,9 @@ def main(argv=None):
         f"\nSumOfMinKMeans vs KMeans(algorithm='lloyd'): same kmeans_plusplus "
         f"initial centers (random_state={SEED}), n_init=1, tol=0, "
         f"max_iter={MAX_ITER}, both run to convergence.\n"
-        f"{machine_caption(machine)}\n"
+        f"{_common.machine_caption(machine)}\n"
     )
-    print(format_table(results, ROWS, args.repeats))
+    print(_common.format_table(results, ROWS, args.repeats))
     config = {
         "repeats": args.repeats,
         "seed": SEED,
@@ -209,11 +210,7 @@ def main(argv=None):
             "peak_memory_ratio": TARGET_MEMORY_RATIO,
         },
     }
-    if args.json:
-        write_json(args.json, machine, config, results)
-        print(f"\nwrote {args.json}")
-    if args.record:
-        _record(args, machine, config, results)
+    _common.save(args, machine, config, results, _record)
     return 0
 
 
@@ -221,7 +218,7 @@ def _record(args, machine, config, results):
     rows = []
     for name, result in results.items():
         rows.append(
-            headline(
+            _common.headline(
                 "fit time to convergence",
                 result["fit_time_ratio"],
                 f"<= {TARGET_TIME_RATIO:g}",
@@ -230,14 +227,14 @@ def _record(args, machine, config, results):
         )
     issue_case = next(iter(results))
     rows.append(
-        headline(
+        _common.headline(
             "peak traced memory of a fit",
             results[issue_case]["peak_memory_ratio"],
             f"<= {TARGET_MEMORY_RATIO:g}",
             data=issue_case,
         )
     )
-    record(
+    _common.record(
         "kmeans",
         rows,
         args,

@@ -37,22 +37,14 @@ Usage::
 ``benchmarks/summary.py``).
 """
 
-import argparse
 import os
 import statistics
 import sys
 import time
 
+import _common
 import numpy as np
 import scipy.sparse as sp
-from _common import (
-    add_record_argument,
-    headline,
-    machine_caption,
-    machine_info,
-    record,
-    write_json,
-)
 from sklearn.cluster import KMeans
 from threadpoolctl import threadpool_limits
 
@@ -223,7 +215,7 @@ def _ints(text):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = _common.script_parser(__doc__)
     parser.add_argument("--n", default="10000,100000,1000000")
     parser.add_argument("--d", default="2,32,256")
     parser.add_argument("--k", default="8,32,256")
@@ -241,10 +233,9 @@ def main(argv=None):
         default=1.0,
         help="seconds of fits per estimator and cell, at least --runs fits",
     )
-    parser.add_argument("--json", metavar="PATH")
-    add_record_argument(parser)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
-    machine = machine_info()
+    machine = _common.machine_info()
     load = os.getloadavg()[0]
     rates = {dtype: gemm_rate(dtype) for dtype in args.dtypes.split(",")}
     records = []
@@ -293,11 +284,8 @@ def main(argv=None):
     if csr:
         print(f"CSR: worst ratio {max(csr):.2f} (target <= {TARGET_CSR})")
     print(summary(records))
-    print(machine_caption(machine), file=sys.stdout)
-    if args.json:
-        write_json(args.json, machine, vars(args) | {"gemm": rates}, records)
-    if args.record:
-        _record(args, machine, vars(args) | {"gemm": rates}, records)
+    print(_common.machine_caption(machine), file=sys.stdout)
+    _common.save(args, machine, vars(args) | {"gemm": rates}, records, _record)
 
 
 def _record(args, machine, config, records):
@@ -309,7 +297,7 @@ def _record(args, machine, config, records):
         worst = max(cells, key=lambda cell: cell["ratio"])
         same = sum(cell["same_labels"] for cell in cells)
         rows.append(
-            headline(
+            _common.headline(
                 f"Lloyd fit time, the worst of {len(cells)} {layout} cells "
                 f"({same} of {len(cells)} with identical labels)",
                 worst["ratio"],
@@ -320,7 +308,7 @@ def _record(args, machine, config, records):
                 ),
             )
         )
-    record(
+    _common.record(
         "kmeans_grid",
         rows,
         args,

@@ -52,30 +52,17 @@ Usage::
 ``benchmarks/summary.py``).
 """
 
-import argparse
 import time
 import tracemalloc
 import warnings
 
+import _common
 import numpy as np
-from _common import (
-    add_record_argument,
-    format_table,
-    headline,
-    machine_caption,
-    machine_info,
-    record,
-    write_json,
-)
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 
 from skcgm.datasets import make_logistic_classification
-from skcgm.experiments._local_sensitivity import (
-    _design,
-    logistic_objective,
-    logistic_optimum,
-)
+from skcgm.experiments import logistic_objective, logistic_optimum, signed_design
 from skcgm.optim import approximate_proximal_point
 from skcgm.oracles import LogisticLoss
 
@@ -340,7 +327,7 @@ def _case(n, d, row_scale_std, seeds, max_rounds, limit, with_estimator, prox_we
     start = time.perf_counter()
     _, f_star, star_grad = logistic_optimum(X, b, alpha, fit_intercept=True)
     reference_time = time.perf_counter() - start
-    A, penalized = _design(X, b, True)
+    A, penalized = signed_design(X, b, True)
     print(f"[bench_local_sensitivity] n={n}, d={d}: lbfgs ...", flush=True)
     lbfgs = _lbfgs(X, y, A, penalized, alpha, f_star)
     print(f"[bench_local_sensitivity] n={n}, d={d}: ours ...", flush=True)
@@ -437,8 +424,7 @@ ROWS = (
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", metavar="PATH", help="also write the results here")
+    parser = _common.script_parser(__doc__)
     parser.add_argument(
         "--quick", action="store_true", help="n / 10 (100,000 and 20,000 rows)"
     )
@@ -475,7 +461,7 @@ def main(argv=None):
         action="store_true",
         help="skip the LocalSensitivityLogistic fits",
     )
-    add_record_argument(parser)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
     seeds = args.seeds if args.seeds is not None else (3 if args.quick else 1)
     names = args.cases.split(",")
@@ -486,7 +472,7 @@ def main(argv=None):
         name: (CASES[name][0] // 10 if args.quick else CASES[name][0], *CASES[name][1:])
         for name in names
     }
-    machine = machine_info()
+    machine = _common.machine_info()
     start = time.perf_counter()
     results = {
         f"{name}: n={n}, d={d}, row_scale_std={r:g}": _case(
@@ -503,7 +489,7 @@ def main(argv=None):
     }
     wall = time.perf_counter() - start
 
-    print(f"\n{machine_caption(machine)} Wall time {wall:.0f} s.\n")
+    print(f"\n{_common.machine_caption(machine)} Wall time {wall:.0f} s.\n")
     print(
         "Generated logistic data (make_logistic_classification), C=1 with an "
         f"intercept; relative error (F - F*)/F*, target {TARGET:g}; ours: "
@@ -523,7 +509,7 @@ def main(argv=None):
             f"{case['f_star_grad_norm']:.1e}, Newton reference in "
             f"{case['reference_time']:.2f} s)\n"
         )
-        print(format_table(table, ROWS, 1))
+        print(_common.format_table(table, ROWS, 1))
         lbfgs = case["lbfgs"]
         print(
             f"\n  LogisticRegression() default fit: {lbfgs['default_time']:.3f} s, "
@@ -583,10 +569,7 @@ def main(argv=None):
         **vars(args),
     }
     payload = {"cases": results, "summary": summary, "wall_time_s": wall}
-    if args.json:
-        write_json(args.json, machine, config, payload)
-    if args.record:
-        _record(args, machine, config, payload)
+    _common.save(args, machine, config, payload, _record)
 
 
 def _rounds_figure(text):
@@ -604,7 +587,7 @@ def _record(args, machine, config, payload):
         target = f"<= {TARGET_TIME_RATIO:g}" if n >= 1_000_000 else None
         time_ratio = row["best_time_ratio"]
         rows.append(
-            headline(
+            _common.headline(
                 f"time to {TARGET:g} relative error, best local-sensitivity run"
                 + ("" if time_ratio is not None else " (not reached)"),
                 time_ratio,
@@ -616,7 +599,7 @@ def _record(args, machine, config, payload):
         local = f"local {SAMPLE_SIZES[0]:.0%}"
         text = row["rounds_ratio"].get(local)
         rows.append(
-            headline(
+            _common.headline(
                 f"rounds to {TARGET:g}, {local} per round"
                 + (" (an upper bound)" if text and text.startswith("<") else "")
                 + ("" if text is not None else " (not reached)"),
@@ -627,7 +610,7 @@ def _record(args, machine, config, payload):
                 data=data,
             )
         )
-    record(
+    _common.record(
         "local_sensitivity",
         rows,
         args,

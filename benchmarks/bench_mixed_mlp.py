@@ -41,21 +41,12 @@ step at n = 100,000 four- to sevenfold; ``--blas-threads 1`` holds both
 estimators to one.
 """
 
-import argparse
 import textwrap
 import time
 import warnings
 
+import _common
 import numpy as np
-from _common import (
-    add_record_argument,
-    format_table,
-    headline,
-    machine_caption,
-    machine_info,
-    record,
-    write_json,
-)
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.neural_network import MLPRegressor
 from threadpoolctl import threadpool_limits
@@ -180,29 +171,26 @@ def _bench(n_samples, d_in, d_hidden, epochs, repeats):
 
 
 # (key, label, format) of the printed rows; the JSON has every key.
+SIDES = {"ours": "ours", "peer": "MLPRegressor"}
 ROWS = (
     ("epochs_ours", "epochs timed, ours (E)", "d"),
     ("epochs_peer", "epochs timed, MLPRegressor (10 E)", "d"),
-    ("epoch_ours_ms", "time per epoch, ours (ms, median of R)", ".3f"),
-    ("epoch_peer_ms", "time per epoch, MLPRegressor (ms, median of R)", ".3f"),
+    *_common.sides(
+        "epoch_{}_ms", "time per epoch, {} (ms, median of R)", ".3f", **SIDES
+    ),
     ("epoch_ratio", "per epoch, ours / MLPRegressor", ".1f"),
     ("step_ours_ms", "time per Adam step, ours (ms, epoch / 10)", ".3f"),
     ("step_peer_ms", "time per Adam step, MLPRegressor (ms)", ".3f"),
     ("step_ratio", "per Adam step, ours / MLPRegressor", ".2f"),
     ("network_step_ratio", "per step and network, ours / (k MLPRegressor)", ".2f"),
-    ("one_epoch_fit_ours_s", "fit of 1 epoch, ours (s)", ".4f"),
-    ("one_epoch_fit_peer_s", "fit of 1 epoch, MLPRegressor (s)", ".4f"),
+    *_common.sides("one_epoch_fit_{}_s", "fit of 1 epoch, {} (s)", ".4f", **SIDES),
     ("seeding_s", "k-means++ seeding, ours (s, median of R)", ".4f"),
     ("seeding_epochs", "k-means++ seeding, in epochs of ours", ".1f"),
 )
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", metavar="PATH", help="also write the results here")
-    parser.add_argument(
-        "--repeats", type=int, default=5, help="timing repeats, median kept (5)"
-    )
+    parser = _common.script_parser(__doc__, repeats=5, kept="median")
     parser.add_argument(
         "--quick", action="store_true", help="the paper's n = 1000 cases only"
     )
@@ -212,7 +200,7 @@ def main(argv=None):
         metavar="N",
         help="hold BLAS to N threads for the whole run (default: as installed)",
     )
-    add_record_argument(parser)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
@@ -220,7 +208,7 @@ def main(argv=None):
     cases = [case for case in CASES if not args.quick or case[0] <= 1000]
     results = {}
     with threadpool_limits(limits=args.blas_threads, user_api="blas"):
-        machine = machine_info()
+        machine = _common.machine_info()
         for n_samples, d_in, d_hidden, epochs in cases:
             name = f"n={n_samples}, d_I={d_in}, d_H={d_hidden}"
             print(f"[bench_mixed_mlp] {name} ...", flush=True)
@@ -235,12 +223,12 @@ def main(argv=None):
         "tol=0), one epoch = one Adam step of one network. Per epoch = (fit(E) - "
         "fit(1)) / (E - 1), median of the repeats."
     )
-    print(f"\n{textwrap.fill(caption, 100)}\n{machine_caption(machine)}\n")
+    print(f"\n{textwrap.fill(caption, 100)}\n{_common.machine_caption(machine)}\n")
     rows = [
         (key, label.replace("of R", f"of {args.repeats}"), fmt)
         for key, label, fmt in ROWS
     ]
-    print(format_table(results, rows, args.repeats))
+    print(_common.format_table(results, rows, args.repeats))
     config = {
         "repeats": args.repeats,
         "seed": SEED,
@@ -251,11 +239,7 @@ def main(argv=None):
         "cases": cases,
         "blas_threads": args.blas_threads,
     }
-    if args.json:
-        write_json(args.json, machine, config, results)
-        print(f"\nwrote {args.json}")
-    if args.record:
-        _record(args, machine, config, results)
+    _common.save(args, machine, config, results, _record)
     return 0
 
 
@@ -264,7 +248,7 @@ def _record(args, machine, config, results):
     # ours / MLPRegressor's, is reported at the smallest and largest n.
     names = list(results)
     rows = [
-        headline(
+        _common.headline(
             f"time per Adam step and network, {name}",
             results[name]["network_step_ratio"],
             data=f"make_mixed_mlp_regression({name}, k={N_COMPONENTS})",
@@ -276,7 +260,7 @@ def _record(args, machine, config, results):
         if args.blas_threads is None
         else f"BLAS held to {args.blas_threads} thread(s)"
     )
-    record(
+    _common.record(
         "mixed_mlp",
         rows,
         args,

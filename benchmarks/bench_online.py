@@ -51,26 +51,19 @@ Usage::
 ``benchmarks/summary.py``).
 """
 
-import argparse
 import math
 import time
 
+import _common
 import numpy as np
-from _common import (
-    add_record_argument,
-    format_table,
-    headline,
-    machine_caption,
-    machine_info,
-    record,
-    write_json,
-)
+from threadpoolctl import threadpool_limits
 
 from skcgm.datasets import make_decentralized_nqp, make_online_nqp
 from skcgm.online import (
     DPOBGA,
     OBGA,
     POBGA,
+    POBGA_PRESETS,
     MetaFW,
     MonoFW,
     alpha_regret,
@@ -79,11 +72,9 @@ from skcgm.online import (
     metropolis_weights,
     mixing_rate,
     run_online,
+    sum_gradient,
 )
-from skcgm.online._pobga import PRESETS
-from skcgm.online._run import sum_gradient
 from skcgm.oracles import NuclearNormBallLMO
-from skcgm.utils._blocks import single_threaded_blas
 
 SEED = 0
 ALPHA = 1.0 - 1.0 / math.e
@@ -317,14 +308,17 @@ def _verdict(ok):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", metavar="PATH", help="also write the results here")
-    parser.add_argument("--seeds", type=int, default=3, help="seeds (3)")
-    parser.add_argument(
-        "--max-horizon", type=int, default=30000, help="largest T of part 1 (30000)"
-    )
-    parser.add_argument(
-        "--obga-max-horizon", type=int, default=3000, help="largest T of OBGA (3000)"
+    parser = _common.script_parser(__doc__)
+    _common.add_int_options(
+        parser,
+        {
+            "--seeds": (3, "seeds"),
+            "--max-horizon": (30000, "largest T of part 1"),
+            "--obga-max-horizon": (3000, "largest T of OBGA"),
+            "--dp-nodes": (4, "DPOBGA nodes"),
+            "--nuclear-horizon": (10000, "T of part 3"),
+            "--lmo-scaling-max-horizon": (10000, "largest T of part 4"),
+        },
     )
     parser.add_argument(
         "--metafw-horizons",
@@ -333,24 +327,14 @@ def main(argv=None):
         default=[300, 1000],
         help="horizons of Meta-FW (300 1000)",
     )
-    parser.add_argument("--dp-nodes", type=int, default=4, help="DPOBGA nodes (4)")
-    parser.add_argument(
-        "--nuclear-horizon", type=int, default=10000, help="T of part 3 (10000)"
-    )
     parser.add_argument(
         "--lmo-scaling",
         action="store_true",
         help="also run part 4, POBGA's LMO calls per adversary and c_eps",
     )
-    parser.add_argument(
-        "--lmo-scaling-max-horizon",
-        type=int,
-        default=10000,
-        help="largest T of part 4 (10000)",
-    )
-    add_record_argument(parser)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
-    machine = machine_info()
+    machine = _common.machine_info()
 
     def report(message):
         print(f"[bench_online] {message}", flush=True)
@@ -364,7 +348,7 @@ def main(argv=None):
     }
     all_T = tuple(sorted(set(horizons) | set(args.metafw_horizons)))
     start = time.perf_counter()
-    with single_threaded_blas():
+    with threadpool_limits(limits=1, user_api="blas"):
         regret, runs = _regret_part(all_T, grids, args.seeds, report)
         dpobga = _dpobga_part(horizons, args.dp_nodes, report)
         nuclear = _nuclear_part(args.nuclear_horizon, args.seeds, report)
@@ -405,16 +389,17 @@ def main(argv=None):
             if key.startswith("seeds_") and results[name][key] is not None:
                 results[name][key] = int(results[name][key])
 
-    c_eta, c_eps, c_k = PRESETS["practical"]
+    c_eta, c_eps, c_k = POBGA_PRESETS["practical"]
     print(
         f"\nPart 1: online monotone NQP, n={N_FEATURES}, m={N_CONSTRAINTS}, i.i.d. "
         f"rounds, gradient noise {NOISE}; regrets against continuous greedy "
         f"({COMPARATOR_STEPS} steps) on sum_t f_t; median over the seeds shown. "
         f"POBGA preset='practical' (c_eta, c_eps, c_K) = ({c_eta:g}, {c_eps:g}, "
         f"{c_k:g}); Mono-FW K=T^(3/5); Meta-FW K=sqrt(T); OBGA exact projection "
-        f"(L-BFGS-B on the dual). BLAS on one thread.\n{machine_caption(machine)}\n"
+        "(L-BFGS-B on the dual). BLAS on one thread.\n"
+        f"{_common.machine_caption(machine)}\n"
     )
-    print(format_table(results, rows, args.seeds))
+    print(_common.format_table(results, rows, args.seeds))
 
     T_top = max(horizons)
     pobga, mono = regret["POBGA"][T_top], regret["Mono-FW"][T_top]
@@ -445,7 +430,7 @@ def main(argv=None):
         ("lmo_per_node_max", "LMO calls of the busiest node", "d"),
         ("time", "time in the learner (s)", ".2f"),
     ]
-    print(format_table({f"T={T}": dpobga[T] for T in horizons}, dp_rows, 1))
+    print(_common.format_table({f"T={T}": dpobga[T] for T in horizons}, dp_rows, 1))
     print(f"log-log slope of the exchange rounds: {_slope_text(dpobga['slope'])}")
 
     print(
@@ -459,7 +444,7 @@ def main(argv=None):
         ("mean_reward", "mean reward per round", ".3f"),
     ]
     print(
-        format_table(
+        _common.format_table(
             {
                 name: {
                     **nuclear[name],
@@ -499,7 +484,7 @@ def main(argv=None):
             label: _slope_text(case["slope"], 2) for label, case in scaling.items()
         }
         rows = [(label, label, "s") for label in scaling]
-        print(format_table(columns, rows, 1))
+        print(_common.format_table(columns, rows, 1))
 
     print("\nTargets (issue 7):")
     regret_ok = (
@@ -585,7 +570,7 @@ def main(argv=None):
         "total_time_s": total,
     }
     if args.json:
-        write_json(args.json, machine, config, payload)
+        _common.write_json(args.json, machine, config, payload)
         print(f"wrote {args.json}")
     if args.record:
         low, high = TARGET_LMO_SLOPE
@@ -596,7 +581,7 @@ def main(argv=None):
             f"{args.seeds} seed(s)"
         )
         rows = [
-            headline(
+            _common.headline(
                 f"1-regret at T={T_top} (LMO calls {pobga['n_lmo_calls']:.0f} "
                 f"against {mono['n_lmo_calls']:.0f})",
                 pobga["regret1"] / mono["regret1"],
@@ -605,7 +590,7 @@ def main(argv=None):
                 peer="Mono-FW",
                 data=nqp,
             ),
-            headline(
+            _common.headline(
                 "log-log slope of the 1-regret in T",
                 value=slope1,
                 target=f"<= {TARGET_REGRET_SLOPE:g}",
@@ -613,7 +598,7 @@ def main(argv=None):
                 peer="none (a slope)",
                 data=nqp,
             ),
-            headline(
+            _common.headline(
                 "log-log slope of the LMO calls in T",
                 value=lmo_slope,
                 target=f"{(low + high) / 2:g} +/- {(high - low) / 2:g}",
@@ -621,7 +606,7 @@ def main(argv=None):
                 peer="none (a slope)",
                 data=nqp,
             ),
-            headline(
+            _common.headline(
                 f"log-log slope of the exchange rounds in T, {args.dp_nodes} nodes",
                 value=comm,
                 target=f"{(comm_low + comm_high) / 2:g} +/- "
@@ -631,7 +616,7 @@ def main(argv=None):
                 peer="none (a slope)",
                 data=f"make_decentralized_nqp(25, 15, T, {args.dp_nodes}), one seed",
             ),
-            headline(
+            _common.headline(
                 "time per round on a 50 x 50 nuclear-norm ball",
                 nuclear["ratio"],
                 f"<= {TARGET_NUCLEAR_RATIO:g}",
@@ -639,7 +624,7 @@ def main(argv=None):
                 data=f"NuclearNormBallLMO(radius=10), T={args.nuclear_horizon}",
             ),
         ]
-        record(
+        _common.record(
             "online",
             rows,
             args,

@@ -8,7 +8,7 @@ data and seed:
   noise=0.01)`` (Table 3's hardest cell): one ``MixedLinearRegressor(6)``
   fit (alpha=0.01, k-means++ seeding with gradient scores, one run, ``tol=0``:
   Lloyd until the partition repeats, Algorithm 7) against one fit of the EM
-  baseline of ``skcgm.experiments._baselines`` (one random start, until the
+  baseline ``skcgm.experiments.fit_em_mixed_linear`` (one random start, until the
   mean log-likelihood gains less than 1e-8);
 - GPCA, ``make_union_of_subspaces(1000, 6, 4, subspace_dim=2)`` (Table 1's
   largest cell, the paper's recipe): one ``GPCAClusterer(4, subspace_dim=2)``
@@ -27,19 +27,8 @@ Usage::
 ``benchmarks/summary.py``).
 """
 
-import argparse
-
+import _common
 import numpy as np
-from _common import (
-    add_record_argument,
-    best_time,
-    format_table,
-    headline,
-    machine_caption,
-    machine_info,
-    record,
-    write_json,
-)
 from scipy.optimize import linear_sum_assignment
 from sklearn.base import clone
 from sklearn.cluster import SpectralClustering
@@ -68,8 +57,8 @@ def _side_by_side(repeats, data, ours, peer):
     """Fit times of ``ours`` and ``peer``, ``(name, fit)`` pairs, best of
     ``repeats``: the keys every result shares, then both fitted outputs."""
     (ours_name, fit_ours), (peer_name, fit_peer) = ours, peer
-    ours_time, fitted = best_time(fit_ours, repeats)
-    peer_time, peer_fitted = best_time(fit_peer, repeats)
+    ours_time, fitted = _common.best_time(fit_ours, repeats)
+    peer_time, peer_fitted = _common.best_time(fit_peer, repeats)
     shared = {
         "data": data,
         "ours": ours_name,
@@ -152,32 +141,24 @@ def _bench_gpca(repeats):
 
 
 # (key, label, format) of the printed rows; the JSON has every key.
+SIDES = {"ours": "ours", "peer": "peer"}
 ROWS = (
-    ("ours", "ours", ""),
-    ("peer", "peer", ""),
-    ("fit_time_ours_s", "fit time, ours (s, best of R)", ".4f"),
-    ("fit_time_peer_s", "fit time, peer (s, best of R)", ".4f"),
+    *_common.sides("{}", "{}", "", **SIDES),
+    *_common.sides("fit_time_{}_s", "fit time, {} (s, best of R)", ".4f", **SIDES),
     ("fit_time_ratio", "fit time ratio, ours / peer", ".2f"),
-    ("n_iter_ours", "iterations, ours", "d"),
-    ("n_iter_peer", "iterations, peer", "d"),
+    *_common.sides("n_iter_{}", "iterations, {}", "d", **SIDES),
     ("quality", "quality measure", ""),
-    ("quality_ours", "quality, ours", ".4f"),
-    ("quality_peer", "quality, peer", ".4f"),
-    ("oracle_residual_ours", "oracle residual, ours", ".2e"),
-    ("oracle_residual_peer", "oracle residual, peer", ".2e"),
+    *_common.sides("quality_{}", "quality, {}", ".4f", **SIDES),
+    *_common.sides("oracle_residual_{}", "oracle residual, {}", ".2e", **SIDES),
 )
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", metavar="PATH", help="also write the results here")
-    parser.add_argument(
-        "--repeats", type=int, default=5, help="timing repeats, best kept (5)"
-    )
-    add_record_argument(parser)
+    parser = _common.script_parser(__doc__, repeats=5)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
 
-    machine = machine_info()
+    machine = _common.machine_info()
     results = {}
     for name, bench in (
         ("mixed linear regression", _bench_mixed_linear),
@@ -191,15 +172,11 @@ def main(argv=None):
         "error = mean ||coef_j - true_j|| under the best matching, oracle "
         "residual = mean min_j 1/2 (y - x coef_j)^2 on the training data, "
         "accuracy = best matching of labels to true subspaces.\n"
-        f"{machine_caption(machine)}\n"
+        f"{_common.machine_caption(machine)}\n"
     )
-    print(format_table(results, ROWS, args.repeats))
+    print(_common.format_table(results, ROWS, args.repeats))
     config = {"repeats": args.repeats, "seed": SEED, "n_samples": N_SAMPLES}
-    if args.json:
-        write_json(args.json, machine, config, results)
-        print(f"\nwrote {args.json}")
-    if args.record:
-        _record(args, machine, config, results)
+    _common.save(args, machine, config, results, _record)
     return 0
 
 
@@ -213,7 +190,7 @@ def _record(args, machine, config, results):
             f"{result['quality_peer']:.3g}"
         )
         rows.append(
-            headline(
+            _common.headline(
                 f"fit time, {name} ({quality})",
                 result["fit_time_ratio"],
                 estimator=result["ours"],
@@ -221,7 +198,7 @@ def _record(args, machine, config, results):
                 data=result["data"],
             )
         )
-    record(
+    _common.record(
         "sum_of_min_apps",
         rows,
         args,

@@ -35,21 +35,13 @@ Usage::
 ``benchmarks/summary.py``).
 """
 
-import argparse
 import subprocess
 import sys
 import time
 import warnings
 
+import _common
 import numpy as np
-from _common import (
-    add_record_argument,
-    headline,
-    machine_caption,
-    machine_info,
-    record,
-    write_json,
-)
 from sklearn.cluster import KMeans, kmeans_plusplus
 from sklearn.datasets import make_blobs
 from sklearn.exceptions import ConvergenceWarning
@@ -242,7 +234,7 @@ def summarize(results):
 def _print(rows, machine, repeats):
     print(
         f"Medians of {repeats} alternated runs, idle and with one core kept busy "
-        f"by a second process.\n{machine_caption(machine)}\n"
+        f"by a second process.\n{_common.machine_caption(machine)}\n"
     )
     header = (
         "| kernel | ours idle (s) | peer idle (s) | ours loaded (s) | peer loaded (s) "
@@ -270,15 +262,13 @@ def _print(rows, machine, repeats):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
+    parser = _common.script_parser(__doc__, repeats=5, kept="median")
     parser.add_argument(
         "--kernels",
         default=";".join(KERNELS),
         help="names joined by ';' (default: all)",
     )
-    parser.add_argument("--json", default=None, help="also write the runs here")
-    add_record_argument(parser)
+    _common.add_record_argument(parser)
     args = parser.parse_args(argv)
     if args.repeats < 5:
         parser.error("--repeats must be at least 5 (medians of at least 5 runs)")
@@ -286,16 +276,13 @@ def main(argv=None):
     unknown = sorted(set(kernels) - set(KERNELS))
     if unknown:
         parser.error(f"unknown kernels {unknown}; choose from {list(KERNELS)}")
-    machine = machine_info()
+    machine = _common.machine_info()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         results = run(kernels, args.repeats)
     rows = summarize(results)
     _print(rows, machine, args.repeats)
-    if args.json:
-        write_json(args.json, machine, vars(args), {"runs": results, "rows": rows})
-    if args.record:
-        _record(args, machine, results, rows)
+    _common.save(args, machine, vars(args), {"runs": results, "rows": rows}, _record)
 
 
 # The peer of each kernel, for the record.
@@ -312,7 +299,8 @@ PEERS = {
 }
 
 
-def _record(args, machine, results, rows):
+def _record(args, machine, config, results):
+    rows = results["rows"]
     slowdown = f"loaded / idle <= the peer's + {SLACK:g}"
     lines = []
     for row in rows:
@@ -322,7 +310,7 @@ def _record(args, machine, results, rows):
         if row["kernel"] == "CompAdaGrad epoch":
             target = f"<= {TARGET_IDLE:g} idle, <= {TARGET_LOADED:g} loaded; {slowdown}"
         lines.append(
-            headline(
+            _common.headline(
                 f"{row['kernel']} (loaded / idle {row['ours_slowdown']:.2f} against "
                 f"{row['peer_slowdown']:.2f})",
                 row["ratio_idle"],
@@ -334,7 +322,7 @@ def _record(args, machine, results, rows):
                 loaded=loaded,
             )
         )
-    record(
+    _common.record(
         "under_load",
         lines,
         args,
@@ -344,8 +332,8 @@ def _record(args, machine, results, rows):
         data=f"medians of {args.repeats} alternated runs, idle and with a busy loop "
         "on one core",
         machine=machine,
-        config=vars(args),
-        results={"runs": results, "rows": rows},
+        config=config,
+        results=results,
     )
 
 

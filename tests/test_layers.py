@@ -167,6 +167,43 @@ def cross_family_imports():
     ]
 
 
+def _package(module, is_package):
+    return module if is_package else module.rpartition(".")[0]
+
+
+def _exported(path):
+    """The names of a module's ``__all__``, or None without one."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            getattr(target, "id", None) == "__all__" for target in node.targets
+        ):
+            return set(ast.literal_eval(node.value))
+    return None
+
+
+def unexported_crossings():
+    """Names imported from a module of another package that its ``__all__`` lacks.
+
+    Inside one package, modules share what they like; across packages (a
+    family and its ``losses``, ``optim`` and an estimator) only what the
+    imported module names in its ``__all__``. Dunders and submodules aside.
+    """
+    modules = _modules()
+    found = []
+    for module, target, name in _all_imports():
+        if name is None or target not in modules or f"{target}.{name}" in modules:
+            continue
+        if name.startswith("__"):
+            continue
+        if _package(module, modules[module][1]) == _package(target, modules[target][1]):
+            continue
+        exported = _exported(modules[target][0])
+        if exported is None or name not in exported:
+            found.append((module, target, name))
+    return found
+
+
 def test_every_module_maps_to_a_layer():
     units = {_unit(module) for module in _modules()}
     assert units <= set(_RANK), sorted(units - set(_RANK))
@@ -208,6 +245,10 @@ def test_solver_families_never_import_each_other():
 
 def test_no_estimator_imports_another_estimator():
     assert cross_estimator_imports() == []
+
+
+def test_names_cross_packages_only_through_all():
+    assert unexported_crossings() == []
 
 
 def test_private_names_cross_layers_only_out_of_utils():

@@ -7,7 +7,13 @@ from abc import ABCMeta, abstractmethod
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    ClusterMixin,
+    RegressorMixin,
+    TransformerMixin,
+)
 from sklearn.utils.validation import check_is_fitted
 
 from .optim.sum_of_min._dask import dask_labels
@@ -21,7 +27,7 @@ from .utils._validation import (
     check_square_range,
 )
 
-__all__ = ["BaseMixedRegressor", "BaseSumOfMinimum"]
+__all__ = ["BaseMixedRegressor", "BaseSumOfMinClusterer", "BaseSumOfMinimum"]
 
 
 class BaseSumOfMinimum(BaseEstimator, metaclass=ABCMeta):
@@ -29,8 +35,8 @@ class BaseSumOfMinimum(BaseEstimator, metaclass=ABCMeta):
 
     A subclass binds a loss family to its data and runs the engine of
     :func:`skcgm.optim.sum_of_minimum` (generalized k-means++ seeding, one
-    solver object, the best of ``n_init`` restarts) with the arguments
-    :meth:`_restarts` gives,
+    solver object, the best of ``n_init`` restarts) with the restarts
+    :meth:`_restarts` plans,
 
     .. math::
 
@@ -38,21 +44,37 @@ class BaseSumOfMinimum(BaseEstimator, metaclass=ABCMeta):
         \\sum_{i=1}^N w_i \\min_{1 \\le j \\le k} f_i(x_j)
         \\qquad \\text{(eq. 1.1)},
 
-    and stores the fitted attributes. It declares the restart and stopping
+    and stores the fitted attributes. It holds the restart and stopping
     parameters every such estimator has (``n_init``, ``max_iter``, ``tol``,
     ``random_state``, ``n_jobs``, ``verbose``), and ``_naming``, the words of
     its messages (KMeans' for clusters).
 
     :class:`~skcgm.cluster.SumOfMinKMeans`,
-    :class:`~skcgm.linear_model.MixedLinearRegressor` and
+    :class:`~skcgm.linear_model.MixedLinearRegressor`,
+    :class:`~skcgm.neural_network.MixedMLPRegressor` and
     :class:`~skcgm.cluster.GPCAClusterer` derive from it.
+
+    Parameters
+    ----------
+    n_init : 'auto' or int
+        Number of runs with different seeds.
+    max_iter : int
+        Maximum number of parameter updates of a run.
+    tol : float
+        Tolerance of the stopping rule.
+    random_state : int, RandomState instance or None
+        Seeds the runs.
+    n_jobs : int or None
+        Number of runs in parallel.
+    verbose : int
+        Print the objective of every iteration.
 
     Examples
     --------
     >>> from skcgm.base import BaseSumOfMinimum
     >>> from skcgm.cluster import SumOfMinKMeans
-    >>> [base.__name__ for base in SumOfMinKMeans.__bases__][-1]
-    'BaseSumOfMinimum'
+    >>> "BaseSumOfMinimum" in [base.__name__ for base in SumOfMinKMeans.__mro__]
+    True
     >>> sorted(BaseSumOfMinimum._parameter_constraints)
     ['max_iter', 'n_init', 'n_jobs', 'random_state', 'tol', 'verbose']
     """
@@ -68,39 +90,109 @@ class BaseSumOfMinimum(BaseEstimator, metaclass=ABCMeta):
 
     _naming = Naming()
 
+    def __init__(self, n_init, max_iter, tol, random_state, n_jobs, verbose):
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
     @abstractmethod
     def fit(self, X, y=None, sample_weight=None):
         """Bind the loss family, run the restarts, store the fitted attributes."""
 
-    def _restarts(self, problem, n_groups, sample_weight, plan=None, **options):
-        """The keyword arguments of the engine's restarts on ``problem``.
+    def _restarts(self, problem, n_groups, sample_weight, **options):
+        """The restarts of the engine on ``problem``, which ``fit`` runs.
 
-        The estimator calls :func:`~skcgm.optim.sum_of_min._restarts.best_of_restarts`
-        with them, the one call between its ``fit`` and the solver object.
-        ``plan`` gives the restarts' solver and seeding (as
-        :func:`~skcgm.optim.sum_of_min._engine.plan_sum_of_minimum` returns them);
-        None plans them from ``options`` (``init``, ``init_score``,
-        ``solver`` and the solver's options) and the estimator's ``n_init``,
-        ``max_iter`` and ``tol``. The estimator's ``random_state``,
-        ``n_jobs`` and ``verbose`` are added.
+        :func:`~skcgm.optim.sum_of_min._engine.plan_sum_of_minimum` with
+        ``options`` (``init``, ``init_score``, ``solver`` and the solver's
+        options) and the estimator's ``n_init``, ``max_iter``, ``tol``,
+        ``random_state``, ``n_jobs``, ``verbose`` and words.
         """
-        if plan is None:
-            plan = plan_sum_of_minimum(
-                problem,
-                n_groups,
-                sample_weight,
-                n_init=self.n_init,
-                max_iter=self.max_iter,
-                tol=self.tol,
-                naming=self._naming,
-                **options,
-            )
-        return {
-            **plan,
-            "random_state": self.random_state,
-            "n_jobs": self.n_jobs,
-            "verbose": self.verbose,
-        }
+        return plan_sum_of_minimum(
+            problem,
+            n_groups,
+            sample_weight,
+            n_init=self.n_init,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            naming=self._naming,
+            random_state=self.random_state,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+            **options,
+        )
+
+
+class BaseSumOfMinClusterer(
+    ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseSumOfMinimum
+):
+    """Base class of the clusterers fitted as sum-of-minimum problems.
+
+    The groups are clusters of the samples, dense or CSR, in float64 or
+    float32 (kept in the fitted parameters); a subclass measures the inertia
+    of new data on its fitted parameters (``_inertia``), of which
+    :meth:`score` is the opposite, as :meth:`sklearn.cluster.KMeans.score`.
+
+    :class:`~skcgm.cluster.SumOfMinKMeans` and
+    :class:`~skcgm.cluster.GPCAClusterer` derive from it; its parameters are
+    those of :class:`BaseSumOfMinimum`.
+
+    Examples
+    --------
+    >>> from skcgm.cluster import GPCAClusterer
+    >>> [base.__name__ for base in GPCAClusterer.__bases__]
+    ['BaseSumOfMinClusterer']
+    """
+
+    def _validate(self, X, reset):
+        """Validate ``X``, new data unless ``reset``: its squares within range."""
+        if not reset:
+            check_is_fitted(self)
+        X = validate_data(
+            self,
+            X,
+            accept_sparse="csr",
+            dtype=[np.float64, np.float32],
+            accept_large_sparse=False,
+            reset=reset,
+        )
+        check_square_range(X, input_name="X")
+        return X
+
+    @abstractmethod
+    def _inertia(self, X, sample_weight):
+        """The inertia of validated ``X`` on the fitted parameters."""
+
+    def score(self, X, y=None, sample_weight=None):
+        """Opposite of the inertia of ``X`` on the fitted clusters.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            New data.
+
+        y : Ignored
+            Not used, present for API consistency by convention.
+
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the samples; None means unit weights.
+
+        Returns
+        -------
+        score : float
+            Minus the weighted sum of the losses of the samples to their
+            nearest cluster (as :attr:`inertia_` defines it), so that greater
+            is better, as in :meth:`sklearn.cluster.KMeans.score`.
+        """
+        return -self._inertia(self._validate(X, reset=False), sample_weight)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags
 
 
 class BaseMixedRegressor(RegressorMixin, BaseSumOfMinimum):
@@ -125,10 +217,9 @@ class BaseMixedRegressor(RegressorMixin, BaseSumOfMinimum):
 
     Examples
     --------
-    >>> from skcgm.base import BaseMixedRegressor
     >>> from skcgm.linear_model import MixedLinearRegressor
-    >>> issubclass(MixedLinearRegressor, BaseMixedRegressor)
-    True
+    >>> [base.__name__ for base in MixedLinearRegressor.__bases__]
+    ['BaseMixedRegressor']
     """
 
     @abstractmethod

@@ -1,13 +1,13 @@
 """The defaults of CompAdaGradClassifier against diagonal AdaGrad (issue 18).
 
-The defaults were chosen from the panel ``benchmarks/_defaults_compadagrad.py``;
-these tests pin what the choice rests on: the default (the full matrix that
-``n_components='auto'`` takes on a spread spectrum) and the paper's fixed
-subspace cut diagonal AdaGrad's test error (the same estimator with
-``n_components=0``, at the same default ``eta0`` and epochs) on correlated
-data, the subspace step of the default variant is the regret bound's at the
-rate ``eta0 * sqrt(k)``, and the paper's variant is still one parameter away
-and unchanged.
+The defaults were chosen from the panel
+``skcgm.experiments.DEFAULTS_PANELS["compadagrad"]``; these tests pin what the
+choice rests on: the default (the full matrix that ``n_components='auto'``
+takes on a spread spectrum) and the paper's fixed subspace cut diagonal
+AdaGrad's test error (the same estimator with ``n_components=0``, at the same
+default ``eta0`` and epochs) on correlated data, the subspace step of the
+default variant is the regret bound's at the rate ``eta0 * sqrt(k)``, and the
+paper's variant is still one parameter away and unchanged.
 """
 
 import warnings

@@ -24,7 +24,7 @@ from skcgm.optim.proximal_point._dask import (
     dask_proximal_point,
     row_uniforms,
 )
-from skcgm.optim.proximal_point._solver import _checked_problem
+from skcgm.optim.proximal_point._in_memory import _checked_problem
 from skcgm.oracles import LogisticLoss
 from skcgm.utils._validation import dask_class_counts
 

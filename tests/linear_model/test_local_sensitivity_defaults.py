@@ -1,8 +1,9 @@
 """The defaults of LocalSensitivityLogistic chosen by the panel of issue 18.
 
-``benchmarks/_defaults_local_sensitivity.py`` scores every candidate default
-against uniform sampling at equal draws; these tests pin what it found on the
-data the issue is about, and the small-data path of ``sample_size='auto'``.
+``skcgm.experiments.DEFAULTS_PANELS["local-sensitivity"]`` scores every
+candidate default against uniform sampling at equal draws; these tests pin what
+it found on the data the issue is about, and the small-data path of
+``sample_size='auto'``.
 """
 
 import warnings

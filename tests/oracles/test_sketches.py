@@ -10,7 +10,7 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from skcgm.oracles import SRHT, CountSketch, fwht
-from skcgm.utils._math import _next_power_of_two
+from skcgm.utils._math import next_power_of_two
 
 
 @pytest.mark.parametrize("d", [1, 2, 4, 8, 16, 64, 256])
@@ -92,7 +92,7 @@ def test_fwht_bad_input():
     "n, expected", [(0, 1), (1, 1), (2, 2), (3, 4), (4, 4), (5, 8), (1000, 1024)]
 )
 def test_next_power_of_two(n, expected):
-    assert _next_power_of_two(n) == expected
+    assert next_power_of_two(n) == expected
 
 
 @pytest.mark.parametrize("scaling", ["srht", "orthonormal"])
@@ -101,7 +101,7 @@ def test_next_power_of_two(n, expected):
 )
 def test_srht_components_are_scaled_hadamard_rows(scaling, n_features, n_components):
     srht = SRHT(n_components, scaling=scaling, random_state=0).fit(n_features)
-    n = _next_power_of_two(n_features)
+    n = next_power_of_two(n_features)
     k = min(n_components, n)
     assert (srht.n_features_in_, srht.n_padded_, srht.n_components_) == (
         n_features,

@@ -1,17 +1,12 @@
 """Generalized PCA (subspace clustering) as a sum-of-minimum problem."""
 
+from dataclasses import replace
 from functools import partial
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import (
-    ClassNamePrefixFeaturesOutMixin,
-    ClusterMixin,
-    TransformerMixin,
-)
-from sklearn.utils.validation import check_is_fitted
 
-from ..base import BaseSumOfMinimum
+from ..base import BaseSumOfMinClusterer
 from ..optim.sum_of_min._engine import (
     SOLVER_CONSTRAINTS,
     Naming,
@@ -27,15 +22,17 @@ from ..optim.sum_of_min._gpca import (
     rescaled,
 )
 from ..optim.sum_of_min._restarts import (
-    best_of_restarts,
+    Restarts,
     resolve_n_init,
     warn_if_fewer_distinct,
 )
 from ..optim.sum_of_min._seeding import check_weighted_samples, initialize
 from ..optim.sum_of_min._weights import inertia
 from ..optim.sum_of_min.losses._base import group_membership
-from ..utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_data
+from ..utils._sklearn_compat import Interval, StrOptions, _fit_context
 from ..utils._validation import check_sample_weight, check_square_range
+
+__all__ = ["GPCAClusterer"]
 
 
 def _check_orthonormal(init, codim):
@@ -105,9 +102,7 @@ def _principal_complements(normals, statistics, counts, affine):
     return bases
 
 
-class GPCAClusterer(
-    ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseSumOfMinimum
-):
+class GPCAClusterer(BaseSumOfMinClusterer):
     """Generalized PCA: clustering on a union of subspaces by sum-of-minimum.
 
     Finds :math:`k` subspaces :math:`V_j = \\{y : y^T A_j = 0\\}` of dimension
@@ -303,7 +298,7 @@ class GPCAClusterer(
     """
 
     _parameter_constraints: dict = {
-        **BaseSumOfMinimum._parameter_constraints,
+        **BaseSumOfMinClusterer._parameter_constraints,
         "n_clusters": SOLVER_CONSTRAINTS["n_clusters"],
         "subspace_dim": [Interval(Integral, 1, None, closed="left"), None],
         "affine": ["boolean"],
@@ -335,24 +330,49 @@ class GPCAClusterer(
         self.affine = affine
         self.model = model
         self.init = init
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        super().__init__(n_init, max_iter, tol, random_state, n_jobs, verbose)
 
-    def _validate(self, X, reset):
-        if not reset:
-            check_is_fitted(self)
-        return validate_data(
-            self,
-            X,
-            accept_sparse="csr",
-            dtype=[np.float64, np.float32],
-            accept_large_sparse=False,
-            reset=reset,
-        )
+    def _check_params_vs_input(self, X, sample_weight):
+        """Check the options against ``X``; the co-dimension, weights and init.
+
+        ``subspace_dim`` must leave a co-dimension between 1 and
+        ``n_features - 1``, ``affine`` goes with the sum-of-minimum model only,
+        and an init array must have the co-dimension (and offsets) of the fit
+        and orthonormal normal bases; the engine names a wrong number of
+        clusters or of features. The fit is equivariant to the scale of ``X``
+        (the bases do not change, offsets and distances scale with it) and
+        invariant to that of the weights: data or weights far from unit scale
+        are fitted divided by a power of two, exactly, and the results scaled
+        back. Returns the co-dimension, the validated weights, the init with
+        its offsets in the units of the fit and the exponent :math:`e` of the
+        power of two that divides ``X``.
+        """
+        codim = self._codim(X.shape[1])
+        if self.model == "sum_of_product" and self.affine:
+            raise ValueError(
+                "affine=True is only available with model='sum_of_min'; the "
+                "sum-of-product model (5.1) is defined for linear subspaces."
+            )
+        sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
+        init, offsets = self.init, None
+        if not isinstance(init, str):
+            offsets = self._check_init(X.shape[1], codim)
+        exponent = range_exponent(X, offsets, dtype=X.dtype)
+        if offsets is None:
+            return codim, sample_weight, init, exponent
+        if range_exponent(rescaled(X, exponent), dtype=X.dtype):
+            # Offsets so much larger than the data that, at their scale, the
+            # squared distances within the data underflow the dtype.
+            raise ValueError(
+                "The offsets of init are too large for the scale of X: the "
+                f"squared distances between samples underflow {X.dtype.name} "
+                "at their scale. Give offsets at the scale of X or cast X to "
+                "float64."
+            )
+        if exponent:
+            init = np.array(init, dtype=np.float64)
+            init[..., codim] = rescaled(offsets, exponent)
+        return codim, sample_weight, init, exponent
 
     def _codim(self, n_features):
         """Co-dimension of the subspaces, after checking ``subspace_dim``."""
@@ -396,14 +416,13 @@ class GPCAClusterer(
         return offsets
 
     def _rescaled_problem(self, X):
-        """The problem of ``X`` and the fitted parameters, rescaled together.
+        """The problem of validated ``X`` and the fitted parameters, rescaled.
 
         ``X`` and the offsets are divided by the same power of two
         :math:`2^e` when they are far from unit scale (distances scale by
         :math:`2^e`, labels do not change); returns the problem, the
         parameters in the layout of :class:`SubspaceLoss` and :math:`e`.
         """
-        check_square_range(X, input_name="X")
         offsets = self.offsets_ if self.affine else None
         exponent = range_exponent(X, offsets, dtype=X.dtype)
         problem = SubspaceLoss(self.normal_bases_.shape[2], self.affine).bind(
@@ -437,112 +456,96 @@ class GPCAClusterer(
             Fitted estimator.
         """
         X = self._validate(X, reset=True)
-        check_square_range(X, input_name="X")
-        codim = self._codim(X.shape[1])
-        if self.model == "sum_of_product" and self.affine:
-            raise ValueError(
-                "affine=True is only available with model='sum_of_min'; the "
-                "sum-of-product model (5.1) is defined for linear subspaces."
-            )
-        sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
-        init, init_offsets = self.init, None
-        if not isinstance(init, str):
-            init_offsets = self._check_init(X.shape[1], codim)
-
-        # The fit is equivariant to the scale of X (the bases do not change,
-        # offsets and distances scale with X) and invariant to that of the
-        # weights: data or weights far from unit scale are fitted divided by
-        # a power of two, exactly, and the results scaled back.
-        x_exponent = range_exponent(X, init_offsets, dtype=X.dtype)
+        codim, sample_weight, init, x_exponent = self._check_params_vs_input(
+            X, sample_weight
+        )
         w_exponent = range_exponent(sample_weight, dtype=X.dtype)
         weights = rescaled(sample_weight, w_exponent)
-        X_work = rescaled(X, x_exponent)
-        if init_offsets is not None and range_exponent(X_work, dtype=X.dtype):
-            # Offsets so much larger than the data that, at their scale, the
-            # squared distances within the data underflow the dtype.
-            raise ValueError(
-                "The offsets of init are too large for the scale of X: the "
-                f"squared distances between samples underflow {X.dtype.name} "
-                "at their scale. Give offsets at the scale of X or cast X to "
-                "float64."
-            )
-        if init_offsets is not None and x_exponent:
-            init = np.array(init, dtype=np.float64)
-            init[..., codim] = rescaled(init_offsets, x_exponent)
-        problem = SubspaceLoss(codim, self.affine).bind(X_work)
-
-        plan = None
-        power = 2
-        message = "The objective_ exceeds the float64 range: scale X down."
-        if self.model == "sum_of_product":
-            plan = self._sum_of_product_plan(problem, init, weights)
-            power = 2 * self.n_clusters
-            message = product_overflow_message(self.n_clusters)
-        restarts = self._restarts(
-            problem,
-            self.n_clusters,
-            weights,
-            plan=plan,
-            init=init,
-            init_score="gap",
-            solver="exact",
-        )
-        result = best_of_restarts(problem, **restarts)
-        if plan is None:
-            warn_if_fewer_distinct(result.labels, self.n_clusters, self._naming)
-        params, n_iter = result.params, result.n_iter
-        history = in_data_units(result.objective_history, power * x_exponent, message)
-        # The labels of predict, through the same code (the sum-of-product
-        # sweeps measure distances in float64 whatever the dtype of X).
-        labels, inertia = _labels_and_inertia(
-            problem, params, weights, 2 * x_exponent + w_exponent, "inertia_"
-        )
-        if self.model == "sum_of_product":
-            warn_if_fewer_distinct(labels, self.n_clusters, self._naming)
-
-        params, labels = _empty_last(params, labels, self.n_clusters)
-        membership = group_membership(labels, weights, self.n_clusters)
-        counts = np.bincount(labels, weights=weights, minlength=self.n_clusters)
-        statistics = problem.group_statistics(membership)
-        normals = params[..., :codim]
-        self.labels_ = labels
-        self.normal_bases_ = normals
-        self.subspace_bases_ = _principal_complements(
-            normals, statistics, counts, self.affine
-        ).astype(X.dtype, copy=False)
-        self.offsets_ = (
-            np.ldexp(params[..., codim], x_exponent)
-            if self.affine
-            else np.zeros((self.n_clusters, X.shape[1]), dtype=X.dtype)
-        )
-        self.inertia_ = inertia
-        self.objective_ = float(history[-1])
-        self.objective_history_ = history
-        self.n_iter_ = n_iter
-        self._n_features_out = self.n_clusters
+        problem = SubspaceLoss(codim, self.affine).bind(rescaled(X, x_exponent))
+        restarts = self._model_restarts(problem, init, weights)
+        with np.errstate(all="ignore"):
+            runs = restarts.in_workers()
+            for arguments in restarts:
+                runs.append(restarts.solver.solve(*arguments))
+        result = restarts.best(runs)
+        self._set_fitted(problem, result, weights, x_exponent, w_exponent)
         return self
 
-    def _sum_of_product_plan(self, problem, init, sample_weight):
-        """The restarts of Algorithm 6, from the engine's seeding.
+    def _model_restarts(self, problem, init, weights):
+        """The restarts of the fitted model, from the engine's seeding.
 
-        The arguments of :func:`best_of_restarts` but the random state, jobs
-        and verbosity; the same seeds and seeding as the sum-of-minimum model,
-        so that both start from the same bases under the same random_state.
+        Those of Lloyd's algorithm for the sum-of-minimum model (Algorithm
+        5), or of the sweeps of Algorithm 6 for the sum-of-product model, with
+        the same seeds and seeding, so that both start from the same bases
+        under the same random_state.
         """
+        if self.model == "sum_of_min":
+            return self._restarts(
+                problem,
+                self.n_clusters,
+                weights,
+                init=init,
+                init_score="gap",
+                solver="exact",
+            )
         check_n_samples(problem, self.n_clusters)
-        check_weighted_samples(init, sample_weight, self.n_clusters, self._naming)
-        return {
-            "solver": SumOfProductSweeps(self.max_iter),
-            "initialize": partial(
+        check_weighted_samples(init, weights, self.n_clusters, self._naming)
+        return Restarts(
+            problem,
+            SumOfProductSweeps(self.max_iter),
+            partial(
                 initialize,
                 init=init,
                 n_clusters=self.n_clusters,
                 init_score="gap",
                 naming=self._naming,
             ),
-            "sample_weight": sample_weight,
-            "n_init": resolve_n_init(self.n_init, init, self._naming),
-        }
+            weights,
+            resolve_n_init(self.n_init, init, self._naming),
+            random_state=self.random_state,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+        )
+
+    def _set_fitted(self, problem, result, weights, x_exponent, w_exponent):
+        """The fitted attributes of the best run, in the units of the data."""
+        if self.model == "sum_of_min":
+            warn_if_fewer_distinct(result, self.n_clusters, self._naming)
+            power = 2
+            message = "The objective_ exceeds the float64 range: scale X down."
+        else:
+            power = 2 * self.n_clusters
+            message = product_overflow_message(self.n_clusters)
+        history = in_data_units(result.objective_history, power * x_exponent, message)
+        # The labels of predict, through the same code (the sum-of-product
+        # sweeps measure distances in float64 whatever the dtype of X).
+        labels, inertia = _labels_and_inertia(
+            problem, result.params, weights, 2 * x_exponent + w_exponent, "inertia_"
+        )
+        if self.model == "sum_of_product":
+            warn_if_fewer_distinct(
+                replace(result, labels=labels), self.n_clusters, self._naming
+            )
+        params, labels = _empty_last(result.params, labels, self.n_clusters)
+        membership = group_membership(labels, weights, self.n_clusters)
+        counts = np.bincount(labels, weights=weights, minlength=self.n_clusters)
+        statistics = problem.group_statistics(membership)
+        normals = params[..., : problem.codim]
+        self.labels_ = labels
+        self.normal_bases_ = normals
+        self.subspace_bases_ = _principal_complements(
+            normals, statistics, counts, self.affine
+        ).astype(problem.X.dtype, copy=False)
+        self.offsets_ = (
+            np.ldexp(params[..., problem.codim], x_exponent)
+            if self.affine
+            else np.zeros((self.n_clusters, problem.n_features), dtype=problem.X.dtype)
+        )
+        self.inertia_ = inertia
+        self.objective_ = float(history[-1])
+        self.objective_history_ = history
+        self.n_iter_ = result.n_iter
+        self._n_features_out = self.n_clusters
 
     def predict(self, X):
         """Predict the nearest subspace of each sample.
@@ -585,28 +588,8 @@ class GPCAClusterer(
         with np.errstate(under="ignore"):
             return np.ldexp(distances, exponent)
 
-    def score(self, X, y=None, sample_weight=None):
-        """Opposite of the sum of squared distances to the nearest subspace.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            New data.
-
-        y : Ignored
-            Not used, present for API consistency by convention.
-
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weights of the samples; None means unit weights.
-
-        Returns
-        -------
-        score : float
-            Minus the weighted sum of the squared distances of the samples to
-            their nearest subspace (as :attr:`inertia_` defines it), so that
-            greater is better, as in :meth:`sklearn.cluster.KMeans.score`.
-        """
-        X = self._validate(X, reset=False)
+    def _inertia(self, X, sample_weight):
+        """The inertia of validated ``X`` on the fitted subspaces."""
         problem, params, exponent = self._rescaled_problem(X)
         sample_weight = check_sample_weight(sample_weight, X, dtype=X.dtype)
         w_exponent = range_exponent(sample_weight, dtype=X.dtype)
@@ -614,10 +597,4 @@ class GPCAClusterer(
         _, inertia = _labels_and_inertia(
             problem, params, weights, 2 * exponent + w_exponent, "score"
         )
-        return -inertia
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
-        return tags
+        return inertia

@@ -1,36 +1,23 @@
 """Generalized k-means as a sum-of-minimum problem."""
 
 import numpy as np
-from sklearn.base import (
-    ClassNamePrefixFeaturesOutMixin,
-    ClusterMixin,
-    TransformerMixin,
-)
-from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted
 
-from ..base import BaseSumOfMinimum
+from ..base import BaseSumOfMinClusterer
 from ..optim.sum_of_min._dask import (
-    best_dask_fit,
+    ChunkedResult,
     check_dask_options,
     dask_distances,
     dask_labels,
-    fit_progress,
 )
-from ..optim.sum_of_min._engine import LOSSES, SOLVER_CONSTRAINTS, Naming
-from ..optim.sum_of_min._restarts import (
-    best_of_restarts,
-    resolve_n_init,
-    warn_if_fewer_distinct,
-)
+from ..optim.sum_of_min._engine import SOLVER_CONSTRAINTS, Naming, bind_problem
+from ..optim.sum_of_min._registry import LOSSES
+from ..optim.sum_of_min._restarts import warn_if_fewer_distinct
 from ..optim.sum_of_min._weights import inertia, normalized_weights
 from ..utils._blocks import is_dask_array
-from ..utils._sklearn_compat import HasMethods, StrOptions, _fit_context, validate_data
-from ..utils._validation import (
-    check_dask_data,
-    check_sample_weight,
-    check_square_range,
-)
+from ..utils._sklearn_compat import HasMethods, StrOptions, _fit_context
+from ..utils._validation import check_dask_data, check_sample_weight
+
+__all__ = ["SumOfMinKMeans"]
 
 # The options of the seeding and the solver, passed through to the engine.
 _ENGINE_OPTIONS = (
@@ -45,9 +32,7 @@ _ENGINE_OPTIONS = (
 )
 
 
-class SumOfMinKMeans(
-    ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseSumOfMinimum
-):
+class SumOfMinKMeans(BaseSumOfMinClusterer):
     """Generalized k-means by sum-of-minimum optimization.
 
     Finds centers :math:`x_1, \\dots, x_k` minimizing the sum-of-minimum
@@ -275,7 +260,7 @@ class SumOfMinKMeans(
 
     _parameter_constraints: dict = {
         **SOLVER_CONSTRAINTS,
-        **BaseSumOfMinimum._parameter_constraints,
+        **BaseSumOfMinClusterer._parameter_constraints,
         "loss": [StrOptions(set(LOSSES)), HasMethods(["bind"])],
     }
 
@@ -317,31 +302,30 @@ class SumOfMinKMeans(
         self.momentum = momentum
         self.size_change_factor = size_change_factor
         self.empty_cluster = empty_cluster
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        super().__init__(n_init, max_iter, tol, random_state, n_jobs, verbose)
 
     def _bind(self, X):
         """The per-sample loss family bound to ``X``."""
-        loss = LOSSES[self.loss]() if isinstance(self.loss, str) else self.loss
-        return loss.bind(X)
+        return bind_problem(self.loss, X)
 
-    def _validate(self, X, reset):
-        if not reset:
-            check_is_fitted(self)
-        X = validate_data(
-            self,
-            X,
-            accept_sparse="csr",
-            dtype=[np.float64, np.float32],
-            accept_large_sparse=False,
-            reset=reset,
-        )
-        check_square_range(X, input_name="X")
-        return X
+    def _check_params_vs_input(self, X, sample_weight):
+        """Validate ``X`` and ``sample_weight``, and the options against them.
+
+        A dask array is fitted on its chunks with the squared Euclidean loss,
+        the exact solver and unit weights only: the others are refused before
+        any pass. Returns the validated data and weights (None on chunks).
+        """
+        if is_dask_array(X):
+            check_dask_options(
+                loss=(self.loss, "squared_euclidean"),
+                solver=(self.solver, "exact"),
+                sample_weight=(sample_weight, None),
+            )
+            return check_dask_data(self, X, reset=True), None
+        X = self._validate(X, reset=True)
+        # float64 whatever the dtype of X: weights beyond float32's range are
+        # valid, the engine normalizes them.
+        return X, check_sample_weight(sample_weight, X, dtype=np.float64)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
@@ -380,64 +364,31 @@ class SumOfMinKMeans(
             first), or if the inertia overflows float64 (scale
             ``sample_weight`` down).
         """
-        if is_dask_array(X):
-            return self._fit_dask(X, sample_weight)
-        X = self._validate(X, reset=True)
-        # float64 whatever the dtype of X: weights beyond float32's range are
-        # valid, the engine normalizes them.
-        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        X, sample_weight = self._check_params_vs_input(X, sample_weight)
         problem = self._bind(X)
-        options = {name: getattr(self, name) for name in _ENGINE_OPTIONS}
-        restarts = self._restarts(problem, self.n_clusters, sample_weight, **options)
-        result = best_of_restarts(problem, **restarts)
-        warn_if_fewer_distinct(result.labels, self.n_clusters, self._naming)
-        self.cluster_centers_ = result.params
+        restarts = self._restarts(
+            problem,
+            self.n_clusters,
+            sample_weight,
+            **{name: getattr(self, name) for name in _ENGINE_OPTIONS},
+        )
+        with np.errstate(all="ignore"):
+            runs = restarts.in_workers()
+            for arguments in restarts:
+                runs.append(restarts.solver.solve(*arguments))
+        result = restarts.best(runs)
+        warn_if_fewer_distinct(result, self.n_clusters, self._naming)
+        self.cluster_centers_ = result.params.astype(X.dtype, copy=False)
         self.labels_ = result.labels
         self.objective_ = result.objective
         self.objective_history_ = result.objective_history
         self.inertia_ = inertia(problem, result.objective, sample_weight)
         # KMeans counts the pass that finds the partition repeated, within
         # the iterations allowed (a solver object's own max_iter).
-        max_iter = (
-            self.max_iter
-            if isinstance(self.solver, str)
-            else getattr(self.solver, "max_iter", np.inf)
-        )
+        max_iter = getattr(restarts.solver, "max_iter", np.inf)
         self.n_iter_ = min(result.n_iter + result.partition_repeated, max_iter)
-        self._n_features_out = self.n_clusters
-        return self
-
-    def _fit_dask(self, X, sample_weight):
-        """Fit on a dask array: k-means|| seeding and Lloyd passes on the chunks."""
-        check_dask_options(
-            loss=(self.loss, "squared_euclidean"),
-            solver=(self.solver, "exact"),
-            sample_weight=(sample_weight, None),
-        )
-        X = check_dask_data(self, X, reset=True)
-        loss = LOSSES[self.loss]()
-        result, self.n_passes_, _, _ = best_dask_fit(
-            resolve_n_init(self.n_init, self.init, self._naming),
-            X,
-            None,
-            loss,
-            self.n_clusters,
-            self.init,
-            self.init_score,
-            check_random_state(self.random_state),
-            self.max_iter,
-            self.tol,
-            self.empty_cluster,
-            fit_progress(self.verbose, "inertia", 2.0 * X.shape[0]),
-        )
-        # The result's labels are the groups that serve some row.
-        warn_if_fewer_distinct(result.labels, self.n_clusters, self._naming)
-        self.cluster_centers_ = result.params.astype(X.dtype)
-        self.labels_ = dask_labels(X, None, loss, self.cluster_centers_)
-        self.objective_ = result.objective
-        self.objective_history_ = result.objective_history
-        self.inertia_ = 2.0 * X.shape[0] * result.objective
-        self.n_iter_ = min(result.n_iter + result.partition_repeated, self.max_iter)
+        if isinstance(result, ChunkedResult):
+            self.n_passes_ = result.n_passes
         self._n_features_out = self.n_clusters
         return self
 
@@ -491,35 +442,10 @@ class SumOfMinKMeans(
             return np.sqrt(np.maximum(2 * losses, 0, out=losses), out=losses)
         return losses
 
-    def score(self, X, y=None, sample_weight=None):
-        """Opposite of the inertia of ``X`` on the fitted centers.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            New data.
-
-        y : Ignored
-            Not used, present for API consistency by convention.
-
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weights of the samples; None means unit weights.
-
-        Returns
-        -------
-        score : float
-            Minus the inertia of ``X`` (as :attr:`inertia_` defines it), so
-            that greater is better, as in :meth:`sklearn.cluster.KMeans.score`.
-        """
-        X = self._validate(X, reset=False)
+    def _inertia(self, X, sample_weight):
+        """The inertia of validated ``X`` on the fitted centers."""
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         problem = self._bind(X)
         weights = normalized_weights(sample_weight)
         _, _, objective, _ = problem.reclassify(self.cluster_centers_, weights)
-        return -inertia(problem, objective, sample_weight)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
-        return tags
+        return inertia(problem, objective, sample_weight)

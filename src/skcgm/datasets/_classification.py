@@ -6,6 +6,13 @@ from scipy.special import expit
 from sklearn.preprocessing import normalize
 from sklearn.utils import check_random_state
 
+__all__ = [
+    "make_correlated_classification",
+    "make_logistic_classification",
+    "make_sensitivity_synthetic",
+    "make_sparse_text_classification",
+]
+
 
 def make_correlated_classification(
     n_samples=1000,

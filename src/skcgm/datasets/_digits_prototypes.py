@@ -6,6 +6,8 @@ from sklearn.metrics.pairwise import euclidean_distances, rbf_kernel
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
+__all__ = ["digits_prototype_features"]
+
 
 def digits_prototype_features(*, n_prototypes=128, test_size=1 / 3, random_state=None):
     """``load_digits`` 4 vs 9 on Gaussian-kernel prototype features.

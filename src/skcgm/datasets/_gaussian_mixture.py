@@ -3,6 +3,8 @@
 import numpy as np
 from sklearn.utils import check_random_state
 
+__all__ = ["make_gaussian_mixture"]
+
 
 def make_gaussian_mixture(n_samples, n_features, *, n_components=4, random_state=None):
     """Draw points from a Gaussian mixture with well separated components.

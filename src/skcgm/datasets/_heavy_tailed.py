@@ -12,6 +12,8 @@ from sklearn.utils import check_random_state
 from ..utils._params import StrictInterval
 from ..utils._sklearn_compat import validate_params
 
+__all__ = ["make_heavy_tailed_classification"]
+
 
 @validate_params(
     {

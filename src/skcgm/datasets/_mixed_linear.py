@@ -7,6 +7,8 @@ from sklearn.utils import check_random_state
 from ..utils._params import StrictInterval
 from ..utils._sklearn_compat import validate_params
 
+__all__ = ["make_mixed_linear_regression"]
+
 
 @validate_params(
     {

@@ -12,6 +12,8 @@ from ..optim.sum_of_min.losses._mlp import (
 from ..utils._params import StrictInterval
 from ..utils._sklearn_compat import StrOptions, validate_params
 
+__all__ = ["make_mixed_mlp_regression"]
+
 
 @validate_params(
     {

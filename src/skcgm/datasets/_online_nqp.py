@@ -29,6 +29,8 @@ from ..utils._params import RANDOM_STATE, StrictInterval
 from ..utils._random import as_rng
 from ..utils._sklearn_compat import StrOptions, validate_params
 
+__all__ = ["make_decentralized_nqp", "make_online_nqp"]
+
 _COUNT = [StrictInterval(Integral, 1, None, closed="left")]
 # The parameters of both generators.
 _NQP_CONSTRAINTS = {

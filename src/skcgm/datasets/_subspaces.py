@@ -9,6 +9,8 @@ from ..utils._params import StrictInterval
 from ..utils._random import random_orthonormal
 from ..utils._sklearn_compat import validate_params
 
+__all__ = ["make_union_of_subspaces"]
+
 
 @validate_params(
     {

@@ -95,12 +95,45 @@ def kernel_thinning_available():
     return importlib.util.find_spec("goodpoints") is not None
 
 
-def _kernel_thinning(X, m, gamma, seed):
-    """Kernel thinning (``goodpoints.kt.thin``) down to m points, uniform weights.
+def kernel_thinning(X, m, gamma, seed):
+    r"""Kernel thinning of ``X`` down to ``m`` points, with uniform weights.
 
-    KT halves ``r`` times, so it runs on the first ``m 2^r <= n`` rows (the
-    rows are in random order) with the target kernel as split and swap
-    kernel. Nothing is scored: the fraction is None.
+    The baseline of the herding tables (Dwivedi and Mackey's
+    ``goodpoints.kt.thin``, an optional dependency: see
+    :func:`kernel_thinning_available`). Thinning halves the rows
+    :math:`r = \lfloor \log_2(n / m) \rfloor` times, so it runs on the first
+    :math:`m 2^r \le n` rows (the caller shuffles them), with the Gaussian
+    kernel :math:`k(x, y) = e^{-\gamma \|x - y\|^2}` as both split and swap
+    kernel.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The rows, in random order.
+    m : int
+        The number of points kept, at most ``n_samples``.
+    gamma : float
+        The kernel's :math:`\gamma`.
+    seed : int
+        The seed of the thinning's coin flips.
+
+    Returns
+    -------
+    indices : ndarray of shape (m,)
+        The rows kept.
+    weights : ndarray of shape (m,)
+        :math:`1/m` each.
+    scored : None
+        Nothing is scored per step (herding reports a fraction there).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.experiments import kernel_thinning, kernel_thinning_available
+    >>> X = np.random.RandomState(0).normal(size=(64, 2))
+    >>> if kernel_thinning_available():
+    ...     indices, weights, _ = kernel_thinning(X, 8, 0.5, 0)
+    ...     assert len(indices) == 8 and np.isclose(weights.sum(), 1.0)
     """
     from goodpoints import kt
 
@@ -153,7 +186,7 @@ METHODS = {
     ),
     "herding (LSH, RFF 256)": partial(_herding, LSH_OPTIONS),
     IID: _uniform,
-    "kernel thinning": _kernel_thinning,
+    "kernel thinning": kernel_thinning,
 }
 
 
@@ -218,7 +251,7 @@ def run_herding(
     run = TrialRunner(TRIALS, full, trials, random_state, n_jobs, progress)
     size = run.settings(QUICK, FULL, n_samples=n_samples, dimensions=dimensions)
     have_kt = kernel_thinning_available()
-    methods = {k: f for k, f in METHODS.items() if have_kt or f is not _kernel_thinning}
+    methods = {k: f for k, f in METHODS.items() if have_kt or f is not kernel_thinning}
     rows = []
     for d in size.dimensions:
         X = make_gaussian_mixture(

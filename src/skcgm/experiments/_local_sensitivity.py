@@ -183,8 +183,38 @@ def _load(name, size, seed):
     return _standardize(X[rows]), _binarize_keel(name, labels[rows]), description
 
 
-def _design(X, b, fit_intercept):
-    """Rows :math:`a_i = b_i [x_i, 1]` and the penalized mask."""
+def signed_design(X, b, fit_intercept):
+    r"""The signed rows :math:`a_i = b_i [x_i, 1]` of the logistic objective.
+
+    The rows :func:`logistic_objective` takes, for labels
+    :math:`b_i \in \{-1, 1\}`; the intercept column, last, is not
+    penalized.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The rows.
+    b : ndarray of shape (n_samples,)
+        The labels, -1 or 1.
+    fit_intercept : bool
+        Whether to append the intercept column of ones.
+
+    Returns
+    -------
+    A : ndarray of shape (n_samples, n_features + fit_intercept)
+        The signed rows.
+    penalized : ndarray of bool
+        True for the penalized coordinates (all but the intercept).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.experiments import signed_design
+    >>> A, penalized = signed_design(np.array([[2.0], [3.0]]), np.array([1, -1]), True)
+    >>> A, penalized
+    (array([[ 2.,  1.],
+           [-3., -1.]]), array([ True, False]))
+    """
     if fit_intercept:
         X = np.hstack([X, np.ones((X.shape[0], 1))])
     penalized = np.arange(X.shape[1]) < X.shape[1] - fit_intercept
@@ -281,7 +311,7 @@ def logistic_optimum(X, y, alpha, *, fit_intercept=False):
     # Class +1 is scikit-learn's positive class, so coef_ follows y; the
     # intercept (0 without one) is kept only when fitted.
     coef = np.r_[model.coef_.ravel(), model.intercept_[:fit_intercept]]
-    A, penalized = _design(X, y, fit_intercept)
+    A, penalized = signed_design(X, y, fit_intercept)
     pen = penalized.astype(float)
 
     def gradient(coef):
@@ -460,7 +490,7 @@ def run_local_sensitivity(
             continue
         X, b, description = _load(name, run.size(*SIZES).get(name), data_seed)
         (n, d), intercept = X.shape, name != "synthetic"
-        A, penalized = _design(X, b, intercept)
+        A, penalized = signed_design(X, b, intercept)
         _, f_star, grad_norm = logistic_optimum(X, b, ALPHA, fit_intercept=intercept)
         run.report(f"{name}: {n} x {d}, {run.trials} seeds x {rounds} rounds")
         options = dict(solver, penalized=penalized, sample_size=min(SAMPLE_SIZE, n))

@@ -19,9 +19,9 @@ from ..optim.compadagrad._early_stopping import (
     split_off_validation,
 )
 from ..optim.compadagrad._solver import (
+    CompAdaGradProblem,
     CompAdaGradSolution,
     CompAdaGradSolver,
-    draw_seeds,
     problem_weights,
 )
 from ..optim.compadagrad._step import DELTA_BOUNDS
@@ -35,6 +35,8 @@ from ..oracles import (
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context
 from ..utils._validation import check_sample_weight
 from ._base import _BaseLinearClassifier, _check_warm_start
+
+__all__ = ["CompAdaGradClassifier"]
 
 # The loss options of SGDClassifier, as members of the margin-loss family.
 _LOSSES = {
@@ -597,13 +599,13 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         )
 
     def _fitted_solution(self):
-        """A copy of the fitted solution, which a failed fit leaves untouched."""
+        """The fitted solution, which :meth:`CompAdaGradSolver.solve` copies."""
         return CompAdaGradSolution(
             self.projection_,
             self.state_,
             self._intercept,
             self.intercept_grad_sq_sum_,
-        ).copy()
+        )
 
     def _commit(self, solution, classes, dtype, n_features):
         """Store a fitted solution in the estimator's attributes."""
@@ -620,9 +622,84 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         # by default), a fixed offset, as in SGDClassifier.
         self.intercept_ = self._intercept.astype(dtype)
 
-    def _check_l1_ratio(self):
-        if self.penalty == "elasticnet" and self.l1_ratio is None:
+    def _problem(self, X, y, classes, sample_weight, x_max, validation_mask=None):
+        """The solver's problem and the weights of its training rows.
+
+        A row's weight is its sample weight times the weight of its own
+        class (computed on all the rows). :meth:`fit` passes the
+        ``validation_mask`` of early stopping: the rows it selects are held
+        out, and the weights of the others rescaled to sum to their number
+        (:func:`~skcgm.optim.compadagrad._solver.problem_weights`);
+        :meth:`partial_fit` uses the weights as given.
+        """
+        class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
+        if validation_mask is None:
+            weights = problem_weights(sample_weight, class_weight, classes, y)
+            return CompAdaGradProblem(X, y, classes, x_max=x_max), weights
+        X, y, sample_weight, validation = split_off_validation(
+            X, y, sample_weight, validation_mask
+        )
+        weights = problem_weights(
+            sample_weight, class_weight, classes, y, mean_one=True
+        )
+        return CompAdaGradProblem(X, y, classes, validation, x_max), weights
+
+    def _check_params_vs_input(self, X, y, classes=None, *, partial=False, warm=False):
+        """Check the parameters against each other and the data; the classes.
+
+        :meth:`fit` (``partial=False``) takes the classes of ``y`` and, when
+        it continues the previous fit (``warm``), checks that the features and
+        classes are that fit's. :meth:`partial_fit` (``partial=True``) takes
+        ``classes`` on its first call, which fixes them, and checks ``classes``
+        and the labels of ``y`` against them on every call.
+
+        Returns
+        -------
+        classes : ndarray of shape (n_classes,)
+            The sorted classes of the fit.
+        """
+        first_call = not (partial and hasattr(self, "classes_"))
+        if partial and first_call and self.early_stopping:
+            raise ValueError("early_stopping should be False with partial_fit")
+        if first_call and self.penalty == "elasticnet" and self.l1_ratio is None:
             raise ValueError("l1_ratio must be set when penalty is 'elasticnet'")
+        if not partial:
+            classes = _check_classes(np.unique(y))
+            if warm:
+                previous = (self.coef_.shape[1], self.classes_)
+                _check_warm_start(previous, X.shape[1], classes)
+            return classes
+        if first_call:
+            if classes is None:
+                raise ValueError(
+                    "classes must be passed on the first call to partial_fit."
+                )
+            if self.class_weight == "balanced":
+                raise ValueError(
+                    "class_weight 'balanced' is not supported for partial_fit: "
+                    "compute the weights with sklearn.utils.class_weight."
+                    "compute_class_weight('balanced', classes=classes, y=y) on "
+                    "a large enough sample of the targets and pass them as "
+                    "class_weight."
+                )
+            classes = _check_classes(unique_labels(classes))
+        else:
+            if classes is not None:
+                classes = unique_labels(classes)
+                if classes.shape != self.classes_.shape or np.any(
+                    classes != self.classes_
+                ):
+                    raise ValueError(
+                        f"`classes={classes!r}` is not the same as on the first "
+                        f"call to partial_fit, was: {self.classes_!r}."
+                    )
+            classes = self.classes_
+        unknown = np.setdiff1d(np.unique(y), classes)
+        if unknown.size:
+            raise ValueError(
+                f"y contains labels {unknown!r} not in classes {classes!r}."
+            )
+        return classes
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
@@ -655,16 +732,14 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
         self : object
             Fitted estimator.
         """
-        self._check_l1_ratio()
-        previous = None
-        if self.warm_start and hasattr(self, "state_"):
-            previous = (self.coef_.shape[1], self.classes_)
+        # Initial values start a new fit, even with warm_start.
+        warm = self.warm_start and hasattr(self, "state_")
+        warm = warm and coef_init is None and intercept_init is None
         X, y, x_max = self._validate_X_y(X, y, reset=True, return_magnitude=True)
-        classes = _check_classes(np.unique(y))
-        n_problems = 1 if classes.shape[0] == 2 else classes.shape[0]
+        classes = self._check_params_vs_input(X, y, warm=warm)
         # Before the weights are checked, so that all-zero weights get the
-        # validation split's error, and before the seeds, so that a
-        # RandomState holds out the rows it holds out in SGDClassifier.
+        # validation split's error, and before the solver draws its seeds, so
+        # that a RandomState holds out the rows it holds out in SGDClassifier.
         validation_mask = early_stopping_mask(
             y,
             sample_weight,
@@ -672,32 +747,15 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
             self.validation_fraction,
             self.random_state,
         )
-        projection_seed, seeds = draw_seeds(self.random_state, n_problems)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-
-        warm = previous is not None and coef_init is None and intercept_init is None
-        if warm:
-            _check_warm_start(previous, X.shape[1], classes)
+        # On all the rows, the held-out ones included ('auto' reads them).
         solver = self._solver(self.max_iter, self.tol, X)
-        if warm:
-            solution = self._fitted_solution()
-        else:
-            solution = solver.init_solution(
-                X.shape[1], n_problems, projection_seed, coef_init, intercept_init
-            )
-        # Weights of the samples in every binary problem: sample weight times
-        # the weight of the sample's own class.
-        class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
-        X, y, sample_weight, validation = split_off_validation(
-            X, y, sample_weight, validation_mask
+        start = self._fitted_solution() if warm else (coef_init, intercept_init)
+        problem, weights = self._problem(
+            X, y, classes, sample_weight, x_max, validation_mask
         )
-        weights = problem_weights(
-            sample_weight, class_weight, classes, y, mean_one=True
-        )
-        result = solver.solve(
-            X, y, weights, solution, classes, seeds, validation, x_max=x_max
-        )
-        self._commit(solution, classes, X.dtype, X.shape[1])
+        result = solver.solve(problem, start, weights, self.random_state)
+        self._commit(result.solution, classes, X.dtype, X.shape[1])
         self.n_iter_ = result.n_iter
         self.t_ = result.n_steps + 1
         if self.early_stopping:
@@ -751,52 +809,15 @@ class CompAdaGradClassifier(_BaseLinearClassifier):
             Fitted estimator.
         """
         first_call = not hasattr(self, "classes_")
-        if first_call:
-            if self.early_stopping:
-                raise ValueError("early_stopping should be False with partial_fit")
-            self._check_l1_ratio()
-            if classes is None:
-                raise ValueError(
-                    "classes must be passed on the first call to partial_fit."
-                )
-            if self.class_weight == "balanced":
-                raise ValueError(
-                    "class_weight 'balanced' is not supported for partial_fit: "
-                    "compute the weights with sklearn.utils.class_weight."
-                    "compute_class_weight('balanced', classes=classes, y=y) on "
-                    "a large enough sample of the targets and pass them as "
-                    "class_weight."
-                )
-        elif classes is not None:
-            classes = unique_labels(classes)
-            if classes.shape != self.classes_.shape or np.any(classes != self.classes_):
-                raise ValueError(
-                    f"`classes={classes!r}` is not the same as on the first call "
-                    f"to partial_fit, was: {self.classes_!r}."
-                )
         X, y, x_max = self._validate_X_y(X, y, reset=first_call, return_magnitude=True)
-        if first_call:
-            classes = _check_classes(unique_labels(classes))
-        else:
-            classes = self.classes_
-        unknown = np.setdiff1d(np.unique(y), classes)
-        if unknown.size:
-            raise ValueError(
-                f"y contains labels {unknown!r} not in classes {classes!r}."
-            )
-        n_problems = 1 if classes.shape[0] == 2 else classes.shape[0]
+        classes = self._check_params_vs_input(X, y, classes, partial=True)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        projection_seed, seeds = draw_seeds(self.random_state, n_problems)
         solver = self._solver(1, None, X)
-        if first_call:
-            solution = solver.init_solution(X.shape[1], n_problems, projection_seed)
-        else:
-            solution = self._fitted_solution()
-        class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
-        weights = problem_weights(sample_weight, class_weight, classes, y)
-        result = solver.solve(X, y, weights, solution, classes, seeds, x_max=x_max)
+        start = None if first_call else self._fitted_solution()
+        problem, weights = self._problem(X, y, classes, sample_weight, x_max)
+        result = solver.solve(problem, start, weights, self.random_state)
         previous_best = None if first_call else getattr(self, "best_loss_", None)
-        self._commit(solution, classes, X.dtype, X.shape[1])
+        self._commit(result.solution, classes, X.dtype, X.shape[1])
         self.n_iter_ = 1
         self.t_ = (1 if first_call else self.t_) + result.n_steps
         # The best epoch objective over the calls, as MLPClassifier.partial_fit.

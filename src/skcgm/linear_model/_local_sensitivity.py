@@ -5,25 +5,24 @@ local-sensitivity importance sampling (Raj, Musco and Mackey, AISTATS 2020)."""
 # SPDX-License-Identifier: BSD-3-Clause
 
 import copy
-import math
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from joblib import Parallel, delayed
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ..optim import approximate_proximal_point, full_batch_lbfgs
-from ..optim.proximal_point._dask import dask_proximal_point
-from ..optim.proximal_point._dask_lbfgs import dask_full_batch_lbfgs
-from ..oracles import LogisticLoss
+from ..optim.proximal_point import (
+    OneVsRestProblem,
+    auto_solver,
+    make_solver,
+    row_weights,
+)
 from ..utils._blocks import is_dask_array
-from ..utils._random import MAX_SEED
 from ..utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
 from ..utils._validation import (
     check_dask_data,
@@ -33,132 +32,66 @@ from ..utils._validation import (
 )
 from ._base import _BaseLinearClassifier, _check_warm_start
 
+__all__ = ["LocalSensitivityLogistic"]
+
 _FLOAT64_MAX = float(np.finfo(np.float64).max)
 
-_LOSS = LogisticLoss()
 
-# sample_size='auto' fits on all the rows below this many samples. Measured on
-# one core (user guide, "Choosing the defaults"): on 2,000 to 10,000 rows of
-# make_logistic_classification(n, 20) and make_heavy_tailed_classification(n,
-# 20), a sampled fit with the other defaults took 7 to 36 times as long as the
-# full-data L-BFGS fit and stopped at a relative objective error of 4e-3 to
-# 1e-2, where L-BFGS reaches 1e-7: too few draws per round to pay.
-_AUTO_FULL_DATA_BELOW = 10_000
-# The fraction of the rows drawn per round by sample_size='auto' above it
-# (the paper's 10%).
-_AUTO_FRACTION = 0.1
-# sample_size='auto' on a dask array draws at most this many rows per round:
-# the rounds are solved on the client. Measured (user guide, "Data larger
-# than memory"): one round from the start on a uniform sample of this size
-# reached a relative objective error of 1e-4 to 1e-3 with 20 to 32 features.
-_DASK_AUTO_SAMPLE = 100_000
-# max_iter='auto': rounds in memory, and on a dask array, where each round
-# reads the data once or twice. Measured (benchmarks/HISTORY.md, "Data larger than
-# memory"): on 8,000,000 rows one round from the uniform start reached a
-# relative objective error of 2e-4 to 3e-4 in 3 passes (2 since its draws
-# come with the centre's pass), the in-memory stopping rule 3e-5 in 68
-# passes.
-_IN_MEMORY_MAX_ITER = 100
-_DASK_MAX_ITER = 1
-# solver='auto' on a dask array (with sample_size='auto') runs that one round
-# only when it draws at least this many rows per coefficient, and L-BFGS on
-# all the rows otherwise. Measured (benchmarks/_defaults_dask_one_round.py,
-# benchmarks/HISTORY.md): one round's relative objective error is about c (d + 1) / m
-# with c from 0.2 to 12 over the defaults panel's families; below 2,000 draws
-# per coefficient it exceeded 1e-3 in 32 of 39 cells (up to 1.2), from 2,000
-# on it stayed at most 5.4e-4 (10 cells).
-_DASK_DRAWS_PER_COEFFICIENT = 2000
+def _class_weights(class_weight, classes, counts):
+    """The weight of every class; 'balanced' from the class counts, as
+    scikit-learn computes it, so that a dask fit needs no pass of its own."""
+    if isinstance(class_weight, str):
+        return counts.sum() / (classes.shape[0] * counts.astype(np.float64))
+    return compute_class_weight(class_weight, classes=classes, y=classes)
 
 
-def _fit_binary(X, signs, weights, x0, *, options, seed):
-    """Algorithm 2 on one binary (one-vs-rest) problem, or L-BFGS on all the
-    rows (``options['solver'] == 'lbfgs'``, resolved).
+def _weight_totals(y, sample_weight, classes, class_weight, counts):
+    """:math:`S = \\sum_i s_i` and the number of rows of positive weight.
 
-    Parameters
-    ----------
-    X : {ndarray, csr_matrix} of shape (n_samples, n_features)
-        The training inputs.
-    signs : ndarray of shape (n_samples,)
-        Labels in {-1, +1}.
-    weights : ndarray of shape (n_samples,)
-        Sample weights times class weights, :math:`s_i`.
-    x0 : ndarray of shape (n_features + fit_intercept,) or None
-        Starting point (coefficients, then the intercept); None means zeros.
-    options : dict
-        The estimator's resolved options.
-    seed : int
-        Seed of the draws and sketches of this problem.
-
-    Returns
-    -------
-    result : dict
-        ``coef`` (coefficients then intercept), ``n_iter``, ``history``,
-        ``sample_indices``, ``sample_weight``, ``converged`` (gradient norm
-        at most ``tol``), ``stalled`` (stopped by ``n_iter_no_change``) and
-        ``full_data`` (fitted by L-BFGS).
+    :math:`s_i` is the class weight times the sample weight
+    (:func:`~skcgm.optim.proximal_point.row_weights`), on a dask array in
+    one pass (none without sample weights, from the class counts), in
+    memory summed relative to the largest weight, which cannot overflow. A
+    ValueError unless two classes have rows of positive weight.
     """
-    fit_intercept = options["fit_intercept"]
-    n_samples, n_features = X.shape
-    # scikit-learn's C sum_i s_i logloss_i + ||w||^2 / 2, divided by C S with
-    # S = sum_i s_i: the solver's (1/n) sum_i u_i f(a_i^T x) + (alpha/2)||w||^2
-    # with u = s n / S and alpha = 1 / (C S), the scaling scikit-learn's own
-    # solvers use (so that tol means the same for both).
-    # Divided by the largest weight first, so that weights up to the float64
-    # maximum do not overflow their sum; C S beyond it is alpha = 0.
-    largest = float(weights.max())
-    relative = weights / largest
-    total_weight = largest * float(relative.sum())
-    u = relative * (n_samples / float(relative.sum()))
-    alpha = 0.0 if options["penalty"] is None else 1.0 / (options["C"] * total_weight)
+    if sample_weight is None:
+        weighted = class_weight > 0
+        total_weight, n_positive = counts @ class_weight, counts[weighted].sum()
+        weighted_classes = classes[weighted]
+    elif is_dask_array(y):
+        import dask
+        import dask.array as da
 
-    # The problem and the stopping rule both solvers share.
-    problem = dict(
-        alpha=alpha,
-        sample_weight=u,
-        signs=signs,
-        fit_intercept=fit_intercept,
-        max_iter=options["max_iter"],
-        tol=options["tol"],
-        x0=x0,
-        verbose=options["verbose"],
-    )
-    if options["solver"] == "lbfgs":
-        result = full_batch_lbfgs(_LOSS, X, **problem)
-        return {**_fields(result), "converged": result.converged, "full_data": True}
-    sample_size = options["sample_size"]
-    if isinstance(sample_size, str):
-        sample_size = _AUTO_FRACTION
-
-    sampling = options["sampling"]
-    # A fixed sample size leaves a noise floor on F and on its gradient (the
-    # additive term of Theorem 14), usually far above tol: the sampled modes
-    # also stop when F(x_t) has not improved for n_iter_no_change rounds.
-    patience = None if sampling == "full" else options["n_iter_no_change"]
-    with warnings.catch_warnings():
-        # The estimator warns once, in its own terms, from the calling process.
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        result = approximate_proximal_point(
-            _LOSS,
-            X,
-            **problem,
-            sample_size=sample_size,
-            sampling=sampling,
-            scores=options["scores"],
-            max_inner_iter=options["max_inner_iter"],
-            prox_weight=options["prox_weight"],
-            leverage=options["leverage"],
-            n_components=options["n_components"],
-            n_iter_no_change=patience,
-            random_state=seed,
+        weights = da.map_blocks(
+            row_weights,
+            y,
+            sample_weight,
+            classes=classes,
+            class_weight=class_weight,
+            dtype=np.float64,
         )
-    converged = bool(result.history["grad_norm"][-1] <= options["tol"])
-    return {**_fields(result), "converged": converged, "full_data": False}
-
-
-def _fields(result):
-    """The fields of a solver's result that the estimator keeps."""
-    keys = ("coef", "n_iter", "history", "sample_indices", "sample_weight", "stalled")
-    return {key: getattr(result, key) for key in keys}
+        total_weight, n_positive, smallest, weighted_classes = dask.compute(
+            weights.sum(),
+            (weights > 0).sum(),
+            weights.min(),
+            da.unique(y[weights > 0]),
+        )
+        if smallest < 0:
+            raise ValueError("Negative values in data passed to `sample_weight`")
+    else:
+        weights = row_weights(y, sample_weight, classes, class_weight)
+        n_positive = np.count_nonzero(weights > 0)
+        weighted_classes = np.unique(y[weights > 0])
+        largest = float(weights.max())
+        total_weight = largest * float((weights / largest).sum()) if largest else 0.0
+    # Classes left with no weight have no loss: they cannot be learnt.
+    if weighted_classes.shape[0] < 2:
+        raise ValueError(
+            "This solver needs samples of at least 2 classes in the data, but "
+            "the data contains only one class with a positive weight: "
+            f"{', '.join(map(repr, weighted_classes)) or 'none'}."
+        )
+    return float(total_weight), int(n_positive)
 
 
 class LocalSensitivityLogistic(_BaseLinearClassifier):
@@ -492,6 +425,8 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
     sklearn.linear_model.LogisticRegression : The same objective, solved on
         all the data at every iteration.
     skcgm.optim.approximate_proximal_point : The solver behind this estimator.
+    skcgm.optim.proximal_point.ProximalPointSolver : Its rounds, in memory or
+        on a dask array, on the one-vs-rest problems.
     skcgm.optim.local_sensitivity_scores : The sensitivity bounds.
     skcgm.oracles.ridge_leverage_scores : Exact and sketched leverage scores.
 
@@ -728,36 +663,31 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         self.verbose = verbose
 
     def _solver(self, n_samples, n_features, on_dask):
-        """The solver that ``solver='auto'`` stands for (see ``solver``)."""
+        """The solver's name: ``solver``, or what 'auto' stands for
+        (:func:`~skcgm.optim.proximal_point.auto_solver`)."""
         if self.solver != "auto":
             return self.solver
-        if self.sampling == "full":
-            return "lbfgs"
-        if not isinstance(self.sample_size, str):
-            return "proximal_point"
-        if not on_dask:
-            return "lbfgs" if n_samples < _AUTO_FULL_DATA_BELOW else "proximal_point"
-        draws = min(math.ceil(_AUTO_FRACTION * n_samples), _DASK_AUTO_SAMPLE)
         n_coefficients = n_features + int(self.fit_intercept)
-        few = draws < _DASK_DRAWS_PER_COEFFICIENT * n_coefficients
-        return "lbfgs" if few else "proximal_point"
+        return auto_solver(
+            self.sampling, self.sample_size, n_samples, n_coefficients, on_dask
+        )
 
-    def _options(self, solver):
+    def _solver_options(self):
+        """The solvers' hyper-parameters; they resolve the 'auto' values
+        that depend on where the data are."""
         return dict(
-            solver=solver,
-            C=float(self.C),
-            penalty=self.penalty,
-            fit_intercept=self.fit_intercept,
             sample_size=self.sample_size,
-            max_iter=_IN_MEMORY_MAX_ITER if self.max_iter == "auto" else self.max_iter,
-            tol=float(self.tol),
-            max_inner_iter=int(self.max_inner_iter),
-            n_iter_no_change=self.n_iter_no_change,
-            prox_weight=self.prox_weight,
             sampling=self.sampling,
             scores=self.scores,
-            leverage="exact" if self.leverage == "auto" else self.leverage,
+            prox_weight=self.prox_weight,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            # 'full' decreases F monotonically: no noise floor to detect.
+            n_iter_no_change=None if self.sampling == "full" else self.n_iter_no_change,
+            max_inner_iter=int(self.max_inner_iter),
+            leverage=self.leverage,
             n_components=self.n_components,
+            n_jobs=self.n_jobs,
             verbose=int(self.verbose),
         )
 
@@ -774,6 +704,119 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
             return list(coef)
         intercept = np.asarray(self.intercept_, dtype=np.float64)
         return [np.append(c, b) for c, b in zip(coef, intercept)]
+
+    def _validated_data(self, X, y, sample_weight):
+        """``X``, ``y``, the sample weights, the classes and their counts.
+
+        In memory as scikit-learn checks them; a dask array (or DataFrame)
+        without reading its chunks but for the labels' counts, its sample
+        weights (None stays None) chunked as its rows.
+        """
+        if not (is_dask_array(X) or is_dask_frame(X)):
+            X, y = self._validate_X_y(X, y, reset=True)
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+            return X, y, sample_weight, *np.unique(y, return_counts=True)
+        import dask.array as da
+
+        X, y = check_dask_data(self, X, y, reset=True, y_numeric=False)
+        classes, counts = dask_class_counts(y)
+        # The targets' type from their distinct values: scikit-learn's error
+        # for continuous targets, without a pass of its own.
+        check_classification_targets(classes)
+        if sample_weight is not None:
+            sample_weight = da.asarray(sample_weight)
+            if sample_weight.shape != (X.shape[0],):
+                raise ValueError(
+                    f"sample_weight.shape == {sample_weight.shape}, expected "
+                    f"({X.shape[0]},)!"
+                )
+            sample_weight = sample_weight.rechunk((X.chunks[0],))
+        return X, y, sample_weight, classes, counts
+
+    def _check_params_vs_input(self, X, total_weight):
+        """The parameters checked against each other and the data ``X`` of
+        total sample weight ``total_weight``."""
+        if self.penalty is None and self.C != 1.0:
+            # LogisticRegression's warning, and its test of "C is set": C
+            # differs from its default.
+            warnings.warn(
+                "Setting penalty=None will ignore the C parameter",
+                UserWarning,
+                # Past this method, _problem, fit and scikit-learn's
+                # _fit_context wrapper.
+                stacklevel=5,
+            )
+        if self.sampling == "leverage" and self.leverage == "sample":
+            raise ValueError(
+                "leverage='sample' estimates the Gram matrix of the local-"
+                "sensitivity scores; sampling='leverage' takes leverage='auto', "
+                "'exact' or 'sketch'."
+            )
+        if is_dask_array(X):
+            self._check_params_vs_dask()
+        # alpha = 1 / (C S) of the solver's mean form, S the total weight.
+        if (
+            self.penalty is not None
+            and not float(self.C) * total_weight * (_FLOAT64_MAX) > 1.0
+        ):
+            raise ValueError(
+                f"C={self.C!r} times the total sample weight "
+                f"({total_weight:.3g}) is too small: the penalty 1 / (C * "
+                "sum(sample_weight)) exceeds the float64 range. Increase C "
+                "or scale up the sample weights."
+            )
+        n_samples = X.shape[0]
+        if isinstance(self.sample_size, Integral) and self.sample_size > n_samples:
+            raise ValueError(
+                f"sample_size={self.sample_size} exceeds n_samples={n_samples}; "
+                "pass at most n_samples points per round or a fraction in (0, 1]."
+            )
+
+    def _check_params_vs_dask(self):
+        """The options a dask array refuses: whatever its size (which 'auto'
+        reads), unless nothing is sampled, so that the same parameters fail
+        or fit on every dask array."""
+        if self.solver == "proximal_point" and self.sampling == "full":
+            raise ValueError(
+                "sampling='full' with solver='proximal_point' needs X in memory; "
+                "a dask array X is fitted on all its rows with solver='lbfgs' "
+                "(or 'auto')."
+            )
+        sampled = self.solver != "lbfgs" and self.sampling != "full"
+        if sampled and self.sampling == "leverage":
+            raise ValueError(
+                "sampling='leverage' needs X in memory; a dask array X is "
+                "fitted with sampling='local_sensitivity', 'uniform' or 'full'."
+            )
+        if sampled and self.leverage == "sketch":
+            raise ValueError(
+                "leverage='sketch' needs X in memory; a dask array X is fitted "
+                "with leverage='auto', 'sample' or 'exact'."
+            )
+
+    def _problem(self, X, y, sample_weight, classes, counts):
+        """The one-vs-rest problems of the validated data, after the checks
+        of the parameters against them."""
+        class_weight = _class_weights(self.class_weight, classes, counts)
+        total_weight, n_positive = _weight_totals(
+            y, sample_weight, classes, class_weight, counts
+        )
+        self._check_params_vs_input(X, total_weight)
+        # scikit-learn's C sum_i s_i logloss_i + ||w||^2 / 2, divided by C S:
+        # the solvers' (1/n) sum_i u_i f(a_i^T x) + (alpha/2)||w||^2 with
+        # u = s n / S and alpha = 1 / (C S), the scaling scikit-learn's own
+        # solvers use (so that tol means the same for both).
+        alpha = 0.0 if self.penalty is None else 1.0 / (float(self.C) * total_weight)
+        return OneVsRestProblem(
+            X,
+            y,
+            classes,
+            class_weight,
+            alpha,
+            total_weight,
+            n_positive,
+            self.fit_intercept,
+        )
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -803,298 +846,36 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
         self : object
             Fitted estimator.
         """
-        if self.penalty is None and self.C != 1.0:
-            # LogisticRegression's warning, and its test of "C is set": C
-            # differs from its default.
-            warnings.warn(
-                "Setting penalty=None will ignore the C parameter",
-                UserWarning,
-                # Past fit and scikit-learn's _fit_context wrapper.
-                stacklevel=3,
-            )
-        if self.sampling == "leverage" and self.leverage == "sample":
-            raise ValueError(
-                "leverage='sample' estimates the Gram matrix of the local-"
-                "sensitivity scores; sampling='leverage' takes leverage='auto', "
-                "'exact' or 'sketch'."
-            )
-        if is_dask_array(X) or is_dask_frame(X):
-            return self._fit_dask(X, y, sample_weight)
-        X, y = self._validate_X_y(X, y, reset=True)
-        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        classes = np.unique(y)
-        class_weight = compute_class_weight(self.class_weight, classes=classes, y=y)
-        weights = sample_weight * class_weight[np.searchsorted(classes, y)]
-        # Classes left with no weight have no loss: they cannot be learnt.
-        weighted_classes = np.unique(y[weights > 0])
-        if weighted_classes.shape[0] < 2:
-            raise ValueError(
-                "This solver needs samples of at least 2 classes in the data, but "
-                "the data contains only one class with a positive weight: "
-                f"{', '.join(map(repr, weighted_classes)) or 'none'}."
-            )
+        X, y, sample_weight, classes, counts = self._validated_data(X, y, sample_weight)
+        problem = self._problem(X, y, sample_weight, classes, counts)
         n_samples, n_features = X.shape
-        if self.penalty is not None:
-            # alpha = 1 / (C S) of the solver's mean form, S the total weight
-            # (summed relative to the largest, which cannot overflow).
-            largest = float(weights.max())
-            total_weight = largest * float((weights / largest).sum())
-            # In Python floats, which overflow to inf without a warning.
-            if not float(self.C) * total_weight * _FLOAT64_MAX > 1.0:
-                raise ValueError(
-                    f"C={self.C!r} times the total sample weight "
-                    f"({total_weight:.3g}) is too small: the penalty 1 / (C * "
-                    "sum(sample_weight)) exceeds the float64 range. Increase C "
-                    "or scale up the sample weights."
-                )
-        if isinstance(self.sample_size, Integral) and self.sample_size > n_samples:
-            raise ValueError(
-                f"sample_size={self.sample_size} exceeds n_samples={n_samples}; "
-                "pass at most n_samples points per round or a fraction in (0, 1]."
-            )
-        starts = self._starting_points(n_features, classes)
-        n_problems = len(starts)
-        rng = check_random_state(self.random_state)
-        seeds = [int(seed) for seed in rng.randint(MAX_SEED, size=n_problems)]
-
-        positives = classes[1:] if n_problems == 1 else classes
-        options = self._options(self._solver(n_samples, n_features, on_dask=False))
-        jobs = (
-            delayed(_fit_binary)(
-                X,
-                np.where(y == positive, 1.0, -1.0),
-                weights,
-                starts[k],
-                options=options,
-                seed=seeds[k],
-            )
-            for k, positive in enumerate(positives)
-        )
-        if n_problems == 1:
-            results = [job[0](*job[1], **job[2]) for job in jobs]
-        else:
-            results = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)(jobs)
-
+        name = self._solver(n_samples, n_features, on_dask=is_dask_array(X))
+        solver = make_solver(name, **self._solver_options())
+        start = self._starting_points(n_features, classes)
+        random_state = check_random_state(self.random_state)
+        results = solver.solve(problem, start, sample_weight, random_state)
         self.classes_ = classes
-        coef = np.array([result["coef"] for result in results])
+        coef = np.array([result.coef for result in results])
         self.coef_ = coef[:, :n_features].astype(X.dtype)
         if self.fit_intercept:
             self.intercept_ = coef[:, n_features].astype(X.dtype)
         else:
-            self.intercept_ = np.zeros(n_problems, dtype=X.dtype)
-        self.n_iter_ = np.array([result["n_iter"] for result in results], dtype=np.intp)
-        self.history_ = [result["history"] for result in results]
-        self.sample_indices_ = [result["sample_indices"] for result in results]
-        self.sample_weight_ = [result["sample_weight"] for result in results]
-        if not all(result["converged"] or result["stalled"] for result in results):
-            grad_norm = max(result["history"]["grad_norm"][-1] for result in results)
-            self._warn_not_converged(
-                options["max_iter"],
-                results[0]["full_data"],
-                f"the gradient norm is {grad_norm:.3g} > tol={self.tol}",
-            )
-        return self
-
-    def _warn_not_converged(self, max_iter, lbfgs, why, on_dask=False):
-        """The ConvergenceWarning of a fit stopped by ``max_iter``."""
-        if lbfgs:
-            unit = "L-BFGS iterations"
-            advice = "Increase max_iter or tol, or scale the data (StandardScaler)."
-        else:
-            unit = "rounds"
-            advice = (
-                "Increase max_iter or tol, or use n_iter_no_change with the "
-                "sampled modes."
-            )
-        warnings.warn(
-            "LocalSensitivityLogistic did not converge in "
-            f"max_iter={max_iter} {unit}{' on the dask array' if on_dask else ''}: "
-            f"{why}. {advice}",
-            ConvergenceWarning,
-            # Past this method, fit (and _fit_dask) and scikit-learn's
-            # _fit_context wrapper.
-            stacklevel=5 if on_dask else 4,
-        )
-
-    def _fit_dask(self, X, y, sample_weight):
-        """Fit on a dask array: L-BFGS, a pass an iteration, or Algorithm 2,
-        one uniform pass, then a pass a round."""
-        import dask
-        import dask.array as da
-
-        # Refused whatever the size (which 'auto' reads), unless nothing is
-        # sampled: the same parameters fail or fit on every dask array.
-        if self.solver == "proximal_point" and self.sampling == "full":
-            raise ValueError(
-                "sampling='full' with solver='proximal_point' needs X in memory; "
-                "a dask array X is fitted on all its rows with solver='lbfgs' "
-                "(or 'auto')."
-            )
-        sampled = self.solver != "lbfgs" and self.sampling != "full"
-        if sampled and self.sampling == "leverage":
-            raise ValueError(
-                "sampling='leverage' needs X in memory; a dask array X is "
-                "fitted with sampling='local_sensitivity', 'uniform' or 'full'."
-            )
-        if sampled and self.leverage == "sketch":
-            raise ValueError(
-                "leverage='sketch' needs X in memory; a dask array X is fitted "
-                "with leverage='auto', 'sample' or 'exact'."
-            )
-        X, y = check_dask_data(self, X, y, reset=True, y_numeric=False)
-        n_samples, n_features = X.shape
-        solver = self._solver(n_samples, n_features, on_dask=True)
-        classes, counts = dask_class_counts(y)
-        # The targets' type from their distinct values: scikit-learn's error
-        # for continuous targets, without a pass of its own.
-        check_classification_targets(classes)
-        if self.class_weight == "balanced":
-            class_weight = n_samples / (classes.shape[0] * counts.astype(np.float64))
-        else:
-            class_weight = compute_class_weight(
-                self.class_weight, classes=classes, y=classes
-            )
-        if sample_weight is None:
-            weighted = class_weight > 0
-            total_weight = float(counts @ class_weight)
-            n_positive = int(counts[weighted].sum())
-            weighted_classes = classes[weighted]
-        else:
-            sample_weight = da.asarray(sample_weight)
-            if sample_weight.shape != (n_samples,):
-                raise ValueError(
-                    f"sample_weight.shape == {sample_weight.shape}, expected "
-                    f"({n_samples},)!"
-                )
-            sample_weight = sample_weight.rechunk((X.chunks[0],))
-            weights = sample_weight * da.map_blocks(
-                lambda labels: class_weight[np.searchsorted(classes, labels)],
-                y,
-                dtype=np.float64,
-            )
-            total_weight, n_positive, smallest, weighted_classes = dask.compute(
-                weights.sum(),
-                (weights > 0).sum(),
-                weights.min(),
-                da.unique(y[weights > 0]),
-            )
-            if smallest < 0:
-                raise ValueError("Negative values in data passed to `sample_weight`")
-        if weighted_classes.shape[0] < 2:
-            raise ValueError(
-                "This solver needs samples of at least 2 classes in the data, but "
-                "the data contains only one class with a positive weight: "
-                f"{', '.join(map(repr, weighted_classes)) or 'none'}."
-            )
-        total_weight = float(total_weight)
-        alpha = 0.0 if self.penalty is None else 1.0 / (self.C * total_weight)
-        if isinstance(self.sample_size, str):
-            sample_size = min(math.ceil(_AUTO_FRACTION * n_samples), _DASK_AUTO_SAMPLE)
-        elif isinstance(self.sample_size, Integral):
-            if self.sample_size > n_samples:
-                raise ValueError(
-                    f"sample_size={self.sample_size} exceeds n_samples={n_samples}; "
-                    "pass at most n_samples points per round or a fraction in "
-                    "(0, 1]."
-                )
-            sample_size = self.sample_size
-        else:
-            sample_size = math.ceil(self.sample_size * n_samples)
-        starts = self._starting_points(n_features, classes)
-        rng = check_random_state(self.random_state)
-        seeds = rng.randint(MAX_SEED, size=len(starts))
-        positives = classes[1:] if len(starts) == 1 else classes
-        if solver == "lbfgs":
-            max_iter = _IN_MEMORY_MAX_ITER if self.max_iter == "auto" else self.max_iter
-            results, self.n_passes_ = dask_full_batch_lbfgs(
-                _LOSS,
-                X,
-                y,
-                sample_weight,
-                (classes, class_weight, positives),
-                alpha=alpha,
-                total_weight=total_weight,
-                n_positive=int(n_positive),
-                fit_intercept=self.fit_intercept,
-                max_iter=max_iter,
-                tol=self.tol,
-                x0=None if starts[0] is None else np.array(starts),
-                verbose=self.verbose,
-            )
-        else:
-            max_iter = _DASK_MAX_ITER if self.max_iter == "auto" else self.max_iter
-            results, self.n_passes_ = self._dask_rounds(
-                X,
-                y,
-                sample_weight,
-                (classes, class_weight),
-                positives,
-                starts,
-                seeds,
-                alpha=alpha,
-                total_weight=total_weight,
-                n_positive=int(n_positive),
-                sample_size=sample_size,
-                max_iter=max_iter,
-            )
-        self.classes_ = classes
-        coef = np.array([result.coef for result in results])
-        self.coef_ = coef[:, :n_features].astype(X.dtype)
-        self.intercept_ = (
-            coef[:, n_features].astype(X.dtype)
-            if self.fit_intercept
-            else np.zeros(len(results), dtype=X.dtype)
-        )
+            self.intercept_ = np.zeros(len(results), dtype=X.dtype)
         self.n_iter_ = np.array([result.n_iter for result in results], dtype=np.intp)
         self.history_ = [result.history for result in results]
         self.sample_indices_ = [result.sample_indices for result in results]
         self.sample_weight_ = [result.sample_weight for result in results]
-        # max_iter='auto' stops Algorithm 2 after its one round by design.
-        stopped_by_design = solver == "proximal_point" and self.max_iter == "auto"
-        if not stopped_by_design and not all(
-            result.converged or result.stalled for result in results
-        ):
-            where = (
-                "the largest gradient entry exceeds"
-                if solver == "lbfgs"
-                else "the gradient norm at the last centre exceeds"
-            )
-            self._warn_not_converged(
-                max_iter,
-                solver == "lbfgs",
-                f"{where} tol={self.tol}",
-                on_dask=True,
+        if results[0].n_passes is not None:
+            self.n_passes_ = results[0].n_passes
+        shortfall = solver.shortfall(results)
+        if shortfall is not None:
+            warnings.warn(
+                f"LocalSensitivityLogistic did not converge in {shortfall}",
+                ConvergenceWarning,
+                # Past fit and scikit-learn's _fit_context wrapper.
+                stacklevel=3,
             )
         return self
-
-    def _dask_rounds(
-        self, X, y, sample_weight, labels, positives, starts, seeds, **problem
-    ):
-        """Algorithm 2 on a dask array, one one-vs-rest problem after another."""
-        results, n_passes = [], 0
-        for start, seed, positive in zip(starts, seeds, positives):
-            result, passes = dask_proximal_point(
-                _LOSS,
-                X,
-                y,
-                sample_weight,
-                (*labels, positive),
-                **problem,
-                fit_intercept=self.fit_intercept,
-                sampling=self.sampling,
-                scores=self.scores,
-                prox_weight=self.prox_weight,
-                tol=self.tol,
-                n_iter_no_change=self.n_iter_no_change,
-                max_inner_iter=self.max_inner_iter,
-                leverage="sample" if self.leverage == "auto" else self.leverage,
-                x0=start,
-                random_state=int(seed),
-                verbose=self.verbose,
-            )
-            results.append(result)
-            n_passes += passes
-        return results, n_passes
 
     def _on_chunks(self, method, X, n_columns=None, dtype=np.float64):
         """``method`` on every row chunk of the dask array ``X``, lazily.

@@ -6,26 +6,18 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import logsumexp
-from sklearn.utils import check_random_state
 
 from ..base import BaseMixedRegressor, BaseSumOfMinimum
-from ..optim.sum_of_min._dask import (
-    best_dask_fit,
-    check_dask_options,
-    dask_labels,
-    fit_progress,
-)
-from ..optim.sum_of_min._engine import SOLVER_CONSTRAINTS, Naming
-from ..optim.sum_of_min._restarts import (
-    best_of_restarts,
-    resolve_n_init,
-    warn_if_fewer_distinct,
-)
+from ..optim.sum_of_min._dask import ChunkedResult, check_dask_options
+from ..optim.sum_of_min._engine import SOLVER_CONSTRAINTS, Naming, bind_problem
+from ..optim.sum_of_min._restarts import warn_if_fewer_distinct
 from ..optim.sum_of_min._weights import normalized_weights
 from ..optim.sum_of_min.losses._mixed_linear import MixedLinearLoss
 from ..utils._blocks import is_dask_array
 from ..utils._sklearn_compat import Interval, _fit_context
 from ..utils._validation import check_dask_data, check_sample_weight
+
+__all__ = ["MixedLinearRegressor"]
 
 
 def _with_zero_intercepts(params, n_features):
@@ -422,12 +414,7 @@ class MixedLinearRegressor(BaseMixedRegressor):
         self.init = init
         self.init_score = init_score
         self.solver = solver
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        super().__init__(n_init, max_iter, tol, random_state, n_jobs, verbose)
 
     def _loss_family(self):
         """The per-sample loss family, unbound."""
@@ -468,6 +455,31 @@ class MixedLinearRegressor(BaseMixedRegressor):
             return init
         return _with_zero_intercepts(init, n_features)
 
+    def _check_params_vs_input(self, X, y, sample_weight):
+        """Validate the data, and the options against them; the engine's init.
+
+        A dask array is fitted on its chunks with the exact solver, unit
+        weights and no init callable only: the others are refused before any
+        pass. Returns the validated data and weights (None on chunks) and the
+        init with its intercepts (see :meth:`_resolve_init`).
+        """
+        if is_dask_array(X):
+            check_dask_options(
+                solver=(self.solver, "exact"), sample_weight=(sample_weight, None)
+            )
+            if callable(self.init):
+                raise ValueError(
+                    "With a dask array X, init must be 'k-means++', 'uniform', "
+                    "'random' or an array; a callable takes X in memory."
+                )
+            X, y = check_dask_data(self, X, y, reset=True)
+        else:
+            X, y = self._validate(X, y, reset=True)
+            # float64 whatever the dtype of X: weights beyond float32's range
+            # are valid, the engine normalizes them.
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        return X, y, sample_weight, self._resolve_init(X.shape[1])
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the mixture of linear regressions.
@@ -495,101 +507,60 @@ class MixedLinearRegressor(BaseMixedRegressor):
         self : object
             Fitted estimator.
         """
-        if is_dask_array(X):
-            return self._fit_dask(X, y, sample_weight)
-        X, y = self._validate(X, y, reset=True)
-        # float64 whatever the dtype of X: weights beyond float32's range are
-        # valid, the engine normalizes them.
-        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        problem = self._bind(X, y)
+        X, y, sample_weight, init = self._check_params_vs_input(X, y, sample_weight)
+        problem = bind_problem(self._loss_family(), X, y)
         restarts = self._restarts(
             problem,
             self.n_components,
             sample_weight,
-            init=self._resolve_init(X.shape[1]),
+            init=init,
             init_score=self.init_score,
             solver=self.solver,
             empty_cluster="keep",
         )
-        result = best_of_restarts(problem, **restarts)
-        warn_if_fewer_distinct(result.labels, self.n_components, self._naming)
-        n_features = X.shape[1]
-        self.coef_ = np.ascontiguousarray(result.params[:, :n_features])
+        with np.errstate(all="ignore"):
+            runs = restarts.in_workers()
+            for arguments in restarts:
+                runs.append(restarts.solver.solve(*arguments))
+        result = restarts.best(runs)
+        warn_if_fewer_distinct(result, self.n_components, self._naming)
+        params = result.params.astype(X.dtype, copy=False)
+        self.coef_ = np.ascontiguousarray(params[:, : X.shape[1]])
         if self.fit_intercept:
-            self.intercept_ = result.params[:, n_features].copy()
+            self.intercept_ = params[:, X.shape[1]].copy()
         else:
             self.intercept_ = np.zeros(self.n_components, dtype=X.dtype)
-        self._set_weights(result.labels, sample_weight)
         self.labels_ = result.labels
-        self.noise_variance_ = self._noise_variance(X, y, sample_weight)
+        self._set_mixture(problem, result, X, y, sample_weight)
         self.objective_ = result.objective
         self.objective_history_ = result.objective_history
         self.n_iter_ = result.n_iter
         return self
 
-    def _fit_dask(self, X, y, sample_weight):
-        """Fit on a dask array: k-means|| seeding and Lloyd passes on the chunks.
+    def _set_mixture(self, problem, result, X, y, sample_weight):
+        """``weights_`` and ``noise_variance_`` of the fitted components.
 
-        One pass for the centroid (with ``fit_intercept``), seven for the
-        seeding ('k-means++'), one per iteration; the noise variance comes
-        from the last iteration's group losses.
+        In memory from the labels and residuals of the training samples; on
+        the chunks of a dask array from the groups' sizes and losses of the
+        last pass, the losses less their penalties being half the squared
+        residuals, which also gives the passes of the fit.
         """
-        check_dask_options(
-            solver=(self.solver, "exact"), sample_weight=(sample_weight, None)
-        )
-        if callable(self.init):
-            raise ValueError(
-                "With a dask array X, init must be 'k-means++', 'uniform', "
-                "'random' or an array; a callable takes X in memory."
-            )
-        X, y = check_dask_data(self, X, y, reset=True)
-        import dask
-
-        x_mean, y_mean, y_square = dask.compute(
-            X.mean(axis=0), y.mean(), (y * y).mean()
-        )
-        n_passes = 1
-        centroid = (x_mean, y_mean) if self.fit_intercept else None
-        loss = MixedLinearLoss(self.alpha, self.fit_intercept, centroid=centroid)
-        init = self._resolve_init(X.shape[1])
-        result, passes, counts, losses = best_dask_fit(
-            resolve_n_init(self.n_init, init, self._naming),
-            X,
-            y,
-            loss,
-            self.n_components,
-            init,
-            self.init_score,
-            check_random_state(self.random_state),
-            self.max_iter,
-            self.tol,
-            "keep",
-            fit_progress(self.verbose, "objective", 1.0),
-        )
-        warn_if_fewer_distinct(result.labels, self.n_components, self._naming)
-        n_features = X.shape[1]
-        params = result.params.astype(X.dtype)
-        self.coef_ = np.ascontiguousarray(params[:, :n_features])
-        self.intercept_ = (
-            params[:, n_features].copy()
-            if self.fit_intercept
-            else np.zeros(self.n_components, dtype=X.dtype)
-        )
+        if not isinstance(result, ChunkedResult):
+            self._set_weights(result.labels, sample_weight)
+            self.noise_variance_ = self._noise_variance(X, y, sample_weight)
+            return
+        counts = result.counts
         self.weights_ = counts / counts.sum()
-        self.labels_ = dask_labels(X, y, loss, result.params)
-        # The groups' losses less their penalties, twice: squared residuals.
-        coef = result.params[:, :n_features]
+        coef = result.params[:, : X.shape[1]]
         penalties = 0.5 * self.alpha * np.einsum("ij,ij->i", coef, coef)
-        residuals = 2 * max(float((losses - counts * penalties).sum()), 0.0)
-        floor = np.finfo(np.float64).eps * float(y_square)
+        residuals = 2 * max(
+            float((result.group_losses - counts * penalties).sum()), 0.0
+        )
+        floor = np.finfo(np.float64).eps * problem.loss.target_mean_square
         self.noise_variance_ = max(
             residuals / X.shape[0], floor, np.finfo(np.float64).tiny
         )
-        self.objective_ = result.objective
-        self.objective_history_ = result.objective_history
-        self.n_iter_ = result.n_iter
-        self.n_passes_ = n_passes + passes
-        return self
+        self.n_passes_ = result.n_passes
 
     def _noise_variance(self, X, y, sample_weight):
         """Weighted mean squared residual of the samples to their components.

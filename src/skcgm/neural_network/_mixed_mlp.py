@@ -8,8 +8,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..base import BaseMixedRegressor
 from ..optim.sum_of_min._adam import AdamLloyd
-from ..optim.sum_of_min._engine import SOLVER_CONSTRAINTS, Naming, plan_sum_of_minimum
-from ..optim.sum_of_min._restarts import best_of_restarts, warn_if_fewer_distinct
+from ..optim.sum_of_min._engine import SOLVER_CONSTRAINTS, Naming, bind_problem
+from ..optim.sum_of_min._restarts import warn_if_fewer_distinct
 from ..optim.sum_of_min.losses._mixed_mlp import MixedMLPLoss
 from ..optim.sum_of_min.losses._mlp import (
     ACTIVATIONS,
@@ -19,6 +19,8 @@ from ..optim.sum_of_min.losses._mlp import (
 )
 from ..utils._sklearn_compat import Interval, StrOptions, _fit_context
 from ..utils._validation import check_sample_weight
+
+__all__ = ["MixedMLPRegressor"]
 
 
 class MixedMLPRegressor(BaseMixedRegressor):
@@ -290,13 +292,8 @@ class MixedMLPRegressor(BaseMixedRegressor):
         self.inner_steps = inner_steps
         self.init = init
         self.init_score = init_score
-        self.max_iter = max_iter
-        self.tol = tol
         self.n_iter_no_change = n_iter_no_change
-        self.n_init = n_init
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        super().__init__(n_init, max_iter, tol, random_state, n_jobs, verbose)
 
     def _loss_family(self):
         return MixedMLPLoss(
@@ -317,6 +314,16 @@ class MixedMLPRegressor(BaseMixedRegressor):
                 for level in range(self.n_layers_ - 1)
             ]
         )
+
+    def _check_params_vs_input(self, X, y, sample_weight):
+        """The loss family, then the validated data and weights.
+
+        The family is built first, so that a bad ``hidden_layer_sizes`` is
+        refused before the data are read.
+        """
+        loss = self._loss_family()
+        X, y = self._validate(X, y, reset=True)
+        return loss, X, y, check_sample_weight(sample_weight, X, dtype=np.float64)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -339,10 +346,8 @@ class MixedMLPRegressor(BaseMixedRegressor):
         self : object
             Fitted estimator.
         """
-        loss = self._loss_family()
-        X, y = self._validate(X, y, reset=True)
-        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        problem = loss.bind(X, y)
+        loss, X, y, sample_weight = self._check_params_vs_input(X, y, sample_weight)
+        problem = bind_problem(loss, X, y)
         solver = AdamLloyd(
             eta0=self.learning_rate_init,
             inner_steps=self.inner_steps,
@@ -350,36 +355,20 @@ class MixedMLPRegressor(BaseMixedRegressor):
             tol=self.tol,
             n_iter_no_change=self.n_iter_no_change,
         )
-        plan = plan_sum_of_minimum(
+        restarts = self._restarts(
             problem,
             self.n_components,
             sample_weight,
             init=self.init,
             init_score=self.init_score,
             solver=solver,
-            n_init=self.n_init,
-            naming=self._naming,
         )
-        result = best_of_restarts(problem, **self._restarts(problem, None, None, plan))
-        if not np.isfinite(result.objective):
-            # No iterate of any run, the start included, had a finite
-            # objective: nothing to cut back to. MLPRegressor raises too when
-            # its weights leave the float range.
-            raise ValueError(
-                "The fit produced no finite objective, not even at its start: "
-                f"the penalty alpha / 2 * ||weights||^2 overflows (alpha="
-                f"{self.alpha!r}, learning_rate_init={self.learning_rate_init!r}"
-                ", which also steps the seeding's per-sample fits). Use a "
-                "smaller alpha or learning_rate_init."
-            )
-        warn_if_fewer_distinct(result.labels, self.n_components, self._naming)
-        if not result.converged and result.n_iter == self.max_iter:
-            warnings.warn(
-                f"Maximum iterations ({self.max_iter}) reached and the "
-                "optimization hasn't converged yet.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        with np.errstate(all="ignore"):
+            runs = restarts.in_workers()
+            for arguments in restarts:
+                runs.append(restarts.solver.solve(*arguments))
+        result = restarts.best(runs)
+        self._check_result(result)
         layers = problem.layout.unpack(result.params.astype(X.dtype, copy=False))
         self.coefs_ = [[W[j] for W, _ in layers] for j in range(self.n_components)]
         self.intercepts_ = [[b[j] for _, b in layers] for j in range(self.n_components)]
@@ -391,6 +380,28 @@ class MixedMLPRegressor(BaseMixedRegressor):
         self.objective_history_ = result.objective_history
         self.n_iter_ = result.n_iter
         return self
+
+    def _check_result(self, result):
+        """Refuse a fit without a finite objective; warn as MLPRegressor does."""
+        if not np.isfinite(result.objective):
+            # No iterate of any run, the start included, had a finite
+            # objective: nothing to cut back to. MLPRegressor raises too when
+            # its weights leave the float range.
+            raise ValueError(
+                "The fit produced no finite objective, not even at its start: "
+                f"the penalty alpha / 2 * ||weights||^2 overflows (alpha="
+                f"{self.alpha!r}, learning_rate_init={self.learning_rate_init!r}"
+                ", which also steps the seeding's per-sample fits). Use a "
+                "smaller alpha or learning_rate_init."
+            )
+        warn_if_fewer_distinct(result, self.n_components, self._naming)
+        if not result.converged and result.n_iter == self.max_iter:
+            warnings.warn(
+                f"Maximum iterations ({self.max_iter}) reached and the "
+                "optimization hasn't converged yet.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
 
     def predict_components(self, X):
         """Predict with every network.

@@ -27,13 +27,21 @@ from ._gossip import (
 )
 from ._objectives import QuadraticObjective
 from ._pobga import POBGA
-from ._run import OnlineResult, alpha_regret, continuous_greedy, run_online
+from ._pobga import PRESETS as POBGA_PRESETS
+from ._run import (
+    OnlineResult,
+    alpha_regret,
+    continuous_greedy,
+    run_online,
+    sum_gradient,
+)
 
 __all__ = [
     "DPOBGA",
     "OBGA",
     "OGA",
     "POBGA",
+    "POBGA_PRESETS",
     "BaseOnlineLearner",
     "MetaFW",
     "MonoFW",
@@ -53,4 +61,5 @@ __all__ = [
     "run_online",
     "sample_boosting_z",
     "spectral_gap",
+    "sum_gradient",
 ]

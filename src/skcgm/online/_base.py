@@ -17,9 +17,11 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..utils._params import StrictInterval, _ParamsMixin
+from ..utils._params import ParamsMixin, StrictInterval
 from ..utils._sklearn_compat import HasMethods
-from ..utils._validation import _is_finite_real, check_square_range
+from ..utils._validation import check_square_range, is_finite_real
+
+__all__ = ["BaseOnlineLearner"]
 
 # The (1 - 1/e) factor of the boosted gradient, eq. (3).
 _ONE_MINUS_INV_E = 1.0 - np.exp(-1.0)
@@ -73,7 +75,7 @@ def _vertex(lmo, direction):
     return np.array(vertex, dtype=np.float64)
 
 
-class BaseOnlineLearner(_ParamsMixin):
+class BaseOnlineLearner(ParamsMixin):
     """Base class of the online learners: the ask/tell protocol and counters.
 
     A learner plays ``horizon`` rounds. Each round is exactly three calls, in
@@ -252,7 +254,7 @@ class BaseOnlineLearner(_ParamsMixin):
             input_name=f"The 'gradient' passed to {owner}.update",
         )
         if reward is not None:
-            if not _is_finite_real(reward):
+            if not is_finite_real(reward):
                 raise ValueError(
                     f"The 'reward' passed to {owner}.update must be a finite "
                     f"real number or None; got {reward!r}."

@@ -15,7 +15,7 @@ from numbers import Integral
 
 import numpy as np
 
-from ..utils._math import _norm
+from ..utils._math import scaled_norm
 from ..utils._params import RANDOM_STATE, StrictInterval
 from ..utils._random import as_random_state
 from ..utils._sklearn_compat import HasMethods, StrOptions
@@ -29,6 +29,8 @@ from ._base import (
     _vertex,
 )
 from ._boosting import _boosting_z
+
+__all__ = ["MetaFW", "MonoFW", "OBGA", "OGA"]
 
 
 def _float_or_none(value):
@@ -131,7 +133,7 @@ class _ProjectedAscent(BaseOnlineLearner):
 
     def _update(self, gradient):
         if self.eta0_ is None:
-            norm = _norm(gradient)
+            norm = scaled_norm(gradient)
             if norm == 0:
                 return  # any step: the point does not move
             self.eta0_ = self._default_step(
@@ -398,7 +400,7 @@ def _frank_wolfe_path(v):
 
 
 def _grad_scale(gradients):
-    return max(_norm(row) for row in gradients)
+    return max(scaled_norm(row) for row in gradients)
 
 
 class MetaFW(BaseOnlineLearner):

@@ -35,6 +35,8 @@ from ..utils._random import as_rng
 from ..utils._sklearn_compat import validate_params
 from ..utils._validation import check_vector
 
+__all__ = ["boosted_gradient", "boosted_quadratic", "sample_boosting_z"]
+
 _E = np.e
 # 1 - 1/e, the weight of eq. (3) and the approximation ratio of Lemma 2.
 _BOOST = 1.0 - 1.0 / np.e

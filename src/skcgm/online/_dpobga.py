@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..utils._math import _norm
+from ..utils._math import scaled_norm
 from ..utils._params import RANDOM_STATE
 from ..utils._random import as_random_state
 from ._boosting import _boosting_z
@@ -23,6 +23,8 @@ from ._pobga import (
     _resolve_schedule,
     _theory_step,
 )
+
+__all__ = ["DPOBGA"]
 
 
 def _is_seed_sequence(random_state):
@@ -289,7 +291,7 @@ class DPOBGA(_BlockedBoostedAscent):
 
     def _update(self, gradient):
         if self.eta0_ is None:
-            norms = np.array([_norm(row) for row in gradient])
+            norms = np.array([scaled_norm(row) for row in gradient])
             self._max_grad_norms = np.maximum(self._max_grad_norms, norms)
         self._accumulate(gradient)
 

@@ -27,6 +27,17 @@ from ..utils._random import as_rng
 from ..utils._sklearn_compat import validate_params
 from ._boosting import _check_square
 
+__all__ = [
+    "check_gossip_matrix",
+    "complete_graph",
+    "cycle_graph",
+    "erdos_renyi_graph",
+    "grid_graph",
+    "metropolis_weights",
+    "mixing_rate",
+    "spectral_gap",
+]
+
 # A number of nodes, rows, columns or tries.
 _COUNT = [StrictInterval(Integral, 1, None, closed="left")]
 

@@ -13,6 +13,8 @@ from ..utils._sklearn_compat import validate_params
 from ..utils._validation import check_vector
 from ._boosting import _check_quadratic
 
+__all__ = ["QuadraticObjective"]
+
 _NON_NEGATIVE = [StrictInterval(Real, 0, None, closed="left")]
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..oracles._projection import infeasible_projection_unchecked
-from ..utils._math import _MAX_RADIUS, _norm
+from ..utils._math import MAX_RADIUS, scaled_norm
 from ..utils._params import RANDOM_STATE, StrictInterval
 from ..utils._random import as_random_state
 from ..utils._sklearn_compat import StrOptions
@@ -30,6 +30,8 @@ from ._base import (
     _resolve_block_size,
 )
 from ._boosting import _boosting_z
+
+__all__ = ["POBGA", "PRESETS"]
 
 # (c_eta, c_eps, c_K) of eta = c_eta R / ((1 - 1/e) G) T^{-3/4},
 # eps = c_eps R^2 T^{-1/2}, K = max(1, round(c_K sqrt(T))). 'theory' is
@@ -130,7 +132,7 @@ def _ascent_target(learner, y_tilde, step, grad_sum):
         y = y_tilde + step * grad_sum
     if not np.all(np.isfinite(y)):
         y = grad_sum
-    norm = _norm(y)
+    norm = scaled_norm(y)
     return y * (cap / norm) if norm > cap else y
 
 
@@ -147,7 +149,7 @@ class _BlockedBoostedAscent(BaseOnlineLearner):
         "eta0": _POSITIVE_OR_NONE,
         # sqrt(3 eps) is a distance next to R (the shrink of _ascent_target):
         # its square must stay finite (issue 16's range policy).
-        "eps": [StrictInterval(Real, 0, _MAX_RADIUS**2 / 3, closed="right"), None],
+        "eps": [StrictInterval(Real, 0, MAX_RADIUS**2 / 3, closed="right"), None],
         "radius": _POSITIVE_OR_NONE,
         "grad_bound": _POSITIVE_OR_NONE,
         "boosting": ["boolean"],
@@ -490,7 +492,7 @@ class POBGA(_BlockedBoostedAscent):
 
     def _update(self, gradient):
         if self.eta0_ is None:
-            self._max_grad_norm = max(self._max_grad_norm, _norm(gradient))
+            self._max_grad_norm = max(self._max_grad_norm, scaled_norm(gradient))
         self._accumulate(gradient)
 
     def _end_block(self):

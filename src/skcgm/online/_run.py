@@ -14,6 +14,14 @@ from ..utils._random import as_random_state
 from ..utils._sklearn_compat import HasMethods, validate_params
 from ._base import BaseOnlineLearner, _vertex
 
+__all__ = [
+    "OnlineResult",
+    "alpha_regret",
+    "continuous_greedy",
+    "run_online",
+    "sum_gradient",
+]
+
 
 @dataclass
 class OnlineResult:
@@ -298,11 +306,35 @@ def _is_quadratic(f):
 
 
 def sum_gradient(objectives):
-    """grad of sum_t (1/N_t) sum_j f_{t,j}; closed form for quadratics.
+    r"""The gradient of the summed objectives, :math:`\nabla \sum_t F_t`.
 
-    One streaming pass sums the H and h of quadratic objectives (the
-    objectives may be a lazy sequence, rebuilt on access); any other
-    objective makes the gradient a sum over the rounds at every call.
+    Each round's objective :math:`F_t = \frac{1}{N_t} \sum_j f_{t,j}` (one
+    objective, or the :math:`N_t` local ones of a decentralized round), so
+    that :func:`continuous_greedy` can maximize the comparator's function of
+    the regret. For quadratic objectives
+    :math:`f(x) = \tfrac12 x^\top H x + h^\top x` one streaming pass sums
+    :math:`H` and :math:`h` and the gradient is closed form; any other
+    objective makes every call a sum over the rounds.
+
+    Parameters
+    ----------
+    objectives : iterable of objectives
+        One per round (an objective, or a sequence of local objectives);
+        may be a lazy sequence, iterated again on each call when not
+        quadratic.
+
+    Returns
+    -------
+    grad : callable
+        ``grad(x)``, the gradient of the sum at ``x``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.online import QuadraticObjective, sum_gradient
+    >>> f = QuadraticObjective(H=-np.eye(2), h=np.ones(2))
+    >>> sum_gradient([f, f])(np.zeros(2))
+    array([2., 2.])
     """
     H = h = 0.0
     for objective in objectives:

@@ -13,6 +13,8 @@ from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 
 from ..utils._blocks import row_blocks
 
+__all__ = ["kernel_mean_embedding", "kernel_mean_squared_norm", "squared_mmd"]
+
 
 def _pairwise_kernel(X, Y, kernel, gamma):
     if kernel == "rbf":

@@ -38,7 +38,14 @@ from ..utils._params import StrictInterval
 from ..utils._sklearn_compat import StrOptions, validate_params
 from ._sketches import CountSketch
 
-__all__ = ["ridge_leverage_scores"]
+__all__ = [
+    "gram_matrix",
+    "leverage_from_gram",
+    "leverage_from_transform",
+    "leverage_transform",
+    "ridge_leverage_scores",
+    "sketched_leverage",
+]
 
 
 def _dense_rows(C, rows):

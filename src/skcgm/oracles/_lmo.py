@@ -48,9 +48,20 @@ from scipy.optimize import linprog
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils._params import StrictInterval, _ParamsMixin
+from ..utils._params import ParamsMixin, StrictInterval
 from ..utils._sklearn_compat import HasMethods, validate_parameter_constraints
 from ..utils._validation import check_square_range, check_vector
+
+__all__ = [
+    "ConvexHullLMO",
+    "L1BallLMO",
+    "LMOResult",
+    "N_FEATURES",
+    "POSITIVE",
+    "SimplexLMO",
+    "bound_array",
+    "validated_radius",
+]
 
 
 class LMOResult(NamedTuple):
@@ -243,7 +254,7 @@ def _project_l1_ball(y, radius):
 # The protocol.
 
 
-class _BaseLMO(_ParamsMixin, ABC):
+class _BaseLMO(ParamsMixin, ABC):
     """Base class of the linear minimization oracles: the shared protocol.
 
     A subclass stores its hyper-parameters in ``__init__`` (``get_params``,

@@ -23,6 +23,8 @@ from ._lmo import (
     validated_radius,
 )
 
+__all__ = ["NuclearNormBallLMO"]
+
 # Up to this min(m, n), a dense LAPACK SVD is cheap (milliseconds) and exact
 # to round-off; beyond, ARPACK's top singular pair (svds, k=1) avoids the
 # cubic cost of the full decomposition.

@@ -28,6 +28,8 @@ from ._lmo import (
     bound_array,
 )
 
+__all__ = ["BirkhoffLMO", "DownClosedPolytopeLMO", "PolytopeLMO", "ProductLMO"]
+
 # HiGHS's default tolerances (1e-7) let a cost of 1e-7 of the (unit-scaled)
 # direction go unheeded; its tightest ones leave 1e-10 of its value.
 _LP_OPTIONS = {

@@ -30,6 +30,8 @@ from ._lmo import (
     validated_radius,
 )
 
+__all__ = ["BoxLMO", "CappedSimplexLMO", "KSparseLMO", "L2BallLMO", "LinfBallLMO"]
+
 # A bound of a box: a finite real, or an array of them (checked entrywise).
 _BOUND = [StrictInterval(Real, None, None, closed="neither"), "array-like"]
 

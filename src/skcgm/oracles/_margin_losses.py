@@ -21,6 +21,7 @@ import numpy as np
 
 __all__ = [
     "HingeLoss",
+    "MarginLoss",
     "ModifiedHuberLoss",
     "PerceptronLoss",
     "SquaredHingeLoss",

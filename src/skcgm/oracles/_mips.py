@@ -34,7 +34,7 @@ import numpy as np
 from sklearn.utils import check_array, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils._params import StrictInterval, _ParamsMixin
+from ..utils._params import ParamsMixin, StrictInterval
 from ..utils._sklearn_compat import validate_params
 from ..utils._validation import check_square_range
 from ._mips_fast import best_inner_product, hamming_distances, union_candidates
@@ -76,7 +76,7 @@ def _check_atoms(atoms):
     return atoms
 
 
-class _BaseMIPS(_ParamsMixin):
+class _BaseMIPS(ParamsMixin):
     """Atoms, their validation and the fitted-state check of the MIPS indexes.
 
     The parameters are handled as for every oracle (:mod:`._params`); this

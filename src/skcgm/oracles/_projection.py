@@ -36,10 +36,22 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..utils._math import _norm
+from ..utils._math import scaled_norm
 from ..utils._params import StrictInterval
 from ..utils._sklearn_compat import validate_params
 from ..utils._validation import check_square_range, check_vector, resolve_radius
+
+__all__ = [
+    "FWProjectionResult",
+    "InfeasibleProjectionResult",
+    "SHFWResult",
+    "check_infeasible_projection",
+    "frank_wolfe_projection",
+    "infeasible_projection",
+    "infeasible_projection_lmo_bound",
+    "infeasible_projection_unchecked",
+    "separating_hyperplane_fw",
+]
 
 # Tolerance of the feasibility check of the warm starts x0 / x1: LP-based
 # oracles return vertices feasible only to the solver's tolerance (HiGHS:
@@ -517,7 +529,7 @@ def _pull(x, y, gap, eps):
     the projection onto :math:`H` when that is farther.
     """
     d = y - x
-    dist = _norm(d)
+    dist = scaled_norm(d)
     if not gap < dist * dist:
         return None
     target = max(math.sqrt(3.0 * eps * _CLOSE_MARGIN), gap / dist)
@@ -533,15 +545,15 @@ def infeasible_projection_unchecked(lmo, x0, y0, eps, radius, max_lmo_calls):
     """
     # Step 2: radial projection onto R B, through y0 / max|y0| so that
     # neither the norm nor the direction overflows (||y0|| may be inf).
-    norm_y0 = _norm(y0)
+    norm_y0 = scaled_norm(y0)
     if norm_y0 > radius:
         direction = y0 / float(np.max(np.abs(y0)))
-        y = direction * (radius / _norm(direction))
+        y = direction * (radius / scaled_norm(direction))
     else:
         y = y0.copy()
     # Step 3: the test uses y0. ||x0 - y0|| >= ||y0|| - ||x0|| decides it
     # without squaring a huge y0.
-    if norm_y0 - _norm(x0) <= math.sqrt(3.0 * eps):
+    if norm_y0 - scaled_norm(x0) <= math.sqrt(3.0 * eps):
         residual = x0 - y0
         if float(residual @ residual) <= 3.0 * eps:
             return InfeasibleProjectionResult(x0.copy(), y, 0, 0, "ok")

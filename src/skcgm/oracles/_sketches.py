@@ -33,8 +33,8 @@ import scipy.sparse as sp
 from sklearn.utils import check_array, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils._math import _next_power_of_two
-from ..utils._params import StrictInterval, _ParamsMixin
+from ..utils._math import next_power_of_two
+from ..utils._params import ParamsMixin, StrictInterval
 from ..utils._sklearn_compat import StrOptions, validate_params
 
 __all__ = ["SRHT", "CountSketch", "fwht"]
@@ -170,7 +170,7 @@ def fwht(X, *, normalize=True):
     if d == 0 or d & (d - 1):
         raise ValueError(
             "The last dimension of X must be a power of two (zero-pad it, e.g. "
-            f"to {_next_power_of_two(d)}); got {d}."
+            f"to {next_power_of_two(d)}); got {d}."
         )
     # A C-contiguous working copy: the input is never modified.
     out = np.array(X, dtype=X.dtype, order="C", copy=True)
@@ -196,7 +196,7 @@ def _fit_start(sketch, n_features):
     return int(n_features), check_random_state(sketch.random_state)
 
 
-class SRHT(_ParamsMixin):
+class SRHT(ParamsMixin):
     """Subsampled randomized Hadamard transform, with zero padding.
 
     The map :math:`\\Pi : \\mathbb{R}^n \\to \\mathbb{R}^k` of the CompAdaGrad
@@ -302,7 +302,7 @@ class SRHT(_ParamsMixin):
             The fitted sketch.
         """
         n_features, rng = _fit_start(self, n_features)
-        n = _next_power_of_two(n_features)
+        n = next_power_of_two(n_features)
         k = min(int(self.n_components), n)
         self.n_features_in_ = n_features
         self.n_padded_ = n
@@ -422,7 +422,7 @@ class SRHT(_ParamsMixin):
         return X[0] if squeeze else X
 
 
-class CountSketch(_ParamsMixin):
+class CountSketch(ParamsMixin):
     """CountSketch: hash every feature to one of k buckets with a random sign.
 
     The sparse embedding of Clarkson and Woodruff,

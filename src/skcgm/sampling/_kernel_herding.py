@@ -16,9 +16,12 @@ from sklearn.utils.validation import (
     column_or_1d,
 )
 
-from ..optim import KernelHerding
-from ..oracles import LSHMIPS, ConvexHullLMO, ExactMIPS, squared_mmd
-from ..utils._blocks import single_threaded_blas
+from ..optim.conditional_gradient._herding import (
+    GroupHerding,
+    HerdingProblem,
+    apportion,
+)
+from ..oracles import squared_mmd
 from ..utils._progress import TimedProgress
 from ..utils._random import MAX_SEED
 from ..utils._sklearn_compat import (
@@ -32,8 +35,11 @@ from ..utils._sklearn_compat import (
 from ..utils._validation import check_sample_weight, check_square_range
 from ._base import _SamplerMixin, _take_rows
 
+__all__ = ["KernelHerdingSampler"]
+
 # Thresholds of feature_map='auto' and maxip='auto', measured single
-# threaded by benchmarks/_defaults_herding.py (issue 18 D). The kernel
+# threaded by the herding defaults panel
+# (skcgm.experiments.DEFAULTS_PANELS["herding"], issue 18 D). The kernel
 # trick's mean embedding costs O(n^2 d) plus an exponential per pair: its fit
 # took about 3.8e-10 * n^2 (d + 16) seconds (within a factor of 2 for d = 2,
 # 20, 64 and n = 1e4 to 3e4). Up to EXACT_MAX_COST of n^2 (d + 16), about 4 s,
@@ -47,13 +53,13 @@ EXACT_COST_OFFSET = 16
 # times faster, with a squared MMD 0.4 to 1.5 times the exact scan's.
 LSH_MIN_ROWS = 30_000
 LSH_MIN_ITER = 300
-# Threshold of refine='auto', measured by benchmarks/_defaults_herding.py
-# --panel refine (issue 38) on eight data families. A swap pass reads a
-# kernel column per selection and per swap, m n entries or more, beside the
-# n^2 of the kernel trick's mean embedding, and passes repeat until one swaps
-# nothing (at most 10): up to one selection in 32 rows the passes took a
-# median 5% of the fit and at most a third (fits of hundredths of a second
-# on 1,024 rows; a fifth from 4,096 rows on); at one in 16, up to half.
+# Threshold of refine='auto', measured by the herding defaults panel
+# (skcgm.experiments.DEFAULTS_PANELS["herding"], part 'refine', issue 38) on eight data
+# families. A swap pass reads a kernel column per selection and per swap, m n entries or
+# more, beside the n^2 of the kernel trick's mean embedding, and passes repeat until one
+# swaps nothing (at most 10): up to one selection in 32 rows the passes took a median 5%
+# of the fit and at most a third (fits of hundredths of a second on 1,024 rows; a fifth
+# from 4,096 rows on); at one in 16, up to half.
 REFINE_MAX_FRACTION = 1 / 32
 
 
@@ -172,6 +178,40 @@ def _class_labels(y, name):
     )
 
 
+def _check_y(X, y, per_class, name):
+    """Check ``y`` against ``X``; the class of every row with ``per_class``."""
+    if y is not None:
+        check_consistent_length(X, y)
+        # "Input y contains NaN." on both paths, as imbalanced-learn's
+        # samplers say it; before type_of_target, whose NaN test casts NaN
+        # to int.
+        assert_all_finite(y.data if sp.issparse(y) else np.asarray(y), input_name="y")
+    return _class_labels(y, name) if per_class else None
+
+
+def _candidate_groups(labels, sample_weight):
+    """The classes and their candidate rows, those of positive weight.
+
+    Without ``labels``, one group of all the rows, of class None. Classes
+    without a candidate are dropped.
+    """
+    if labels is None:
+        classes, groups = [None], [np.arange(sample_weight.shape[0])]
+    else:
+        classes = np.unique(labels)
+        if classes.size < 2:
+            raise ValueError(
+                "per_class=True needs y with at least 2 classes; got "
+                f"{classes.size} class."
+            )
+        groups = [np.flatnonzero(labels == label) for label in classes]
+    groups = [g[sample_weight[g] > 0] for g in groups]
+    keep = [g.size > 0 for g in groups]
+    classes = [label for label, kept in zip(classes, keep) if kept]
+    groups = [g for g, kept in zip(groups, keep) if kept]
+    return classes, groups
+
+
 def _resolve_gamma(gamma, X):
     """The RBF bandwidth of ``gamma``: 'scale', 'auto' or a number."""
     if gamma == "scale":
@@ -179,13 +219,6 @@ def _resolve_gamma(gamma, X):
     if gamma == "auto":
         return 1.0 / X.shape[1]
     return float(gamma)
-
-
-def _candidate_budget(n_candidates, n_rows):
-    """``n_candidates`` as a count of rows (a float is a fraction of them)."""
-    if n_candidates is None or isinstance(n_candidates, Integral):
-        return n_candidates
-    return max(1, int(np.ceil(n_candidates * n_rows)))
 
 
 class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
@@ -659,6 +692,131 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             return np.asarray(features, dtype=np.float64)
         return np.asarray(self.feature_map_.transform(X), dtype=np.float64)
 
+    def _check_params_vs_input(self, X, groups, sample_weight):
+        """Check the parameters against each other and the data; resolve 'auto'.
+
+        Sets ``feature_map_name_``, ``maxip_`` and ``refine_`` from the
+        candidate ``groups`` of rows (see the Notes), and warns when
+        ``n_samples`` exceeds the candidates.
+
+        Returns
+        -------
+        budgets : ndarray of int of shape (n_groups,)
+            The selections of every group, proportional to its weight, at
+            least one each, summing to ``n_samples``.
+        """
+        if self.refine == "swap" and self.learning_rate != "herding":
+            raise ValueError(
+                f"refine={self.refine!r} swaps selections of equal weight: it "
+                "needs learning_rate='herding', got "
+                f"learning_rate={self.learning_rate!r}."
+            )
+        if self.feature_map != "auto" and self.maxip != "auto":
+            # Refuse a bad pair before the data decide anything.
+            _check_combinations(self.feature_map, self.maxip, self.kernel)
+        if self.n_samples < len(groups):
+            raise ValueError(
+                "per_class=True selects at least one row per class: n_samples="
+                f"{self.n_samples} must be at least the number of classes with "
+                f"a positive weight, {len(groups)}."
+            )
+        masses = np.array([sample_weight[g].sum() for g in groups])
+        budgets = apportion(self.n_samples, masses, minimum=1)
+        # The kernel trick reads every stored entry of a row: nnz / n of them
+        # for sparse X.
+        width = X.nnz / X.shape[0] if sp.issparse(X) else X.shape[1]
+        cost = sum(g.size**2 for g in groups) * (width + EXACT_COST_OFFSET)
+        self.feature_map_name_, self.maxip_ = _resolve_search(
+            self.feature_map,
+            self.maxip,
+            self.kernel,
+            cost,
+            max(g.size for g in groups),
+            max(budgets),
+            sp.issparse(X),
+        )
+        _check_combinations(self.feature_map_name_, self.maxip_, self.kernel)
+        self.refine_ = _resolve_refine(
+            self.refine,
+            self.learning_rate,
+            self.feature_map_name_,
+            [g.size for g in groups],
+            budgets,
+        )
+        n_positive = sum(g.size for g in groups)
+        if self.n_samples > n_positive:
+            # Herding selects with replacement: the selection is still the
+            # best match of the mean embedding, but repeats rows.
+            warnings.warn(
+                f"n_samples={self.n_samples} is larger than the number of rows "
+                f"with a positive weight, {n_positive}: the selection repeats "
+                "rows. Choose n_samples of at most the number of rows to get "
+                "distinct ones.",
+                UserWarning,
+                # The caller of fit, as when fit itself warned.
+                stacklevel=3,
+            )
+        return budgets
+
+    def _start_progress(self, start, groups):
+        """The fit's verbose lines on the clock read at ``start``: the settings."""
+        progress = TimedProgress(self.verbose, self.n_samples, start=start)
+        n_rows = max(g.size for g in groups)
+        candidates = "in the largest class" if self.per_class else "in all"
+        gamma_text = f", gamma={self.gamma_:.4g}" if self.kernel == "rbf" else ""
+        progress.stamped(
+            f"{n_rows} candidate rows {candidates}: feature_map="
+            f"{self.feature_map_name_!r}, maxip={self.maxip_!r}, "
+            f"refine={self.refine_!r}{gamma_text}"
+        )
+        return progress
+
+    def _fit_features(self, X, rng, progress):
+        """Fit the explicit feature map; the features of X, None for 'exact'."""
+        self.feature_map_ = None
+        if self.feature_map_name_ == "rff":
+            self.feature_map_ = RBFSampler(
+                gamma=self.gamma_,
+                n_components=self.n_components,
+                random_state=rng.randint(MAX_SEED),
+            ).fit(X)
+        elif self.feature_map_name_ == "nystroem":
+            # Nystroem floors the eigenvalues of its kernel matrix at the
+            # absolute 1e-12: the features of the linear kernel, homogeneous
+            # in X, are computed on X / max|X| when that exceeds 1, so that the
+            # floor stays relative (on X ~ 1e145 it blew the features up by
+            # 1e6).
+            self._nystroem_scale = 1.0
+            if self.kernel == "linear":
+                largest = abs(X).max() if X.shape[0] else 0.0
+                self._nystroem_scale = max(1.0, float(largest))
+            self.feature_map_ = Nystroem(
+                kernel=self.kernel,
+                gamma=self.gamma_ if self.kernel == "rbf" else None,
+                n_components=min(self.n_components, X.shape[0]),
+                random_state=rng.randint(MAX_SEED),
+            ).fit(X / self._nystroem_scale)
+        if self.feature_map_name_ == "exact":
+            return None
+        F = self._features(X)
+        progress.stamped(f"Features of shape {F.shape} computed")
+        return F
+
+    def _solver(self):
+        """The herding solver of the resolved settings."""
+        return GroupHerding(
+            kernel=self.kernel,
+            gamma=self.gamma_,
+            learning_rate=self.learning_rate,
+            refine=self.refine_,
+            maxip=self.maxip_,
+            n_tables=self.n_tables,
+            n_bits=self.n_bits,
+            n_probes=self.n_probes,
+            n_candidates=self.n_candidates,
+            verbose=self.verbose,
+        )
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
         """Select the herding subset of the rows of X.
@@ -685,194 +843,43 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32])
         # The kernels form squared distances or inner products of the rows.
         check_square_range(X)
-        if y is not None:
-            check_consistent_length(X, y)
-            # "Input y contains NaN." on both paths, as imbalanced-learn's
-            # samplers say it; before type_of_target, whose NaN test casts
-            # NaN to int.
-            assert_all_finite(
-                y.data if sp.issparse(y) else np.asarray(y), input_name="y"
-            )
-        if self.refine == "swap" and self.learning_rate != "herding":
-            raise ValueError(
-                f"refine={self.refine!r} swaps selections of equal weight: it "
-                "needs learning_rate='herding', got "
-                f"learning_rate={self.learning_rate!r}."
-            )
-        if self.feature_map != "auto" and self.maxip != "auto":
-            # Refuse a bad pair before any work on y.
-            _check_combinations(self.feature_map, self.maxip, self.kernel)
-        labels = _class_labels(y, type(self).__name__) if self.per_class else None
+        labels = _check_y(X, y, self.per_class, type(self).__name__)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         # Herding only uses the weights normalized, p = w / sum(w): dividing
         # by the largest first keeps the sums finite for weights up to the
         # float range.
         sample_weight = sample_weight / sample_weight.max()
-
-        if labels is None:
-            classes, groups = [None], [np.arange(X.shape[0])]
-        else:
-            classes = np.unique(labels)
-            if classes.size < 2:
-                raise ValueError(
-                    "per_class=True needs y with at least 2 classes; got "
-                    f"{classes.size} class."
-                )
-            groups = [np.flatnonzero(labels == label) for label in classes]
-        groups = [g[sample_weight[g] > 0] for g in groups]
-        keep = [g.size > 0 for g in groups]
-        classes = [label for label, kept in zip(classes, keep) if kept]
-        groups = [g for g, kept in zip(groups, keep) if kept]
-        if self.n_samples < len(groups):
-            raise ValueError(
-                "per_class=True selects at least one row per class: n_samples="
-                f"{self.n_samples} must be at least the number of classes with "
-                f"a positive weight, {len(groups)}."
-            )
-        masses = np.array([sample_weight[g].sum() for g in groups])
-        budgets = _apportion(self.n_samples, masses, minimum=1)
-        n_rows = max(g.size for g in groups)
-        # The kernel trick reads every stored entry of a row: nnz / n of them
-        # for sparse X.
-        width = X.nnz / X.shape[0] if sp.issparse(X) else X.shape[1]
-        cost = sum(g.size**2 for g in groups) * (width + EXACT_COST_OFFSET)
-        self.feature_map_name_, self.maxip_ = _resolve_search(
-            self.feature_map,
-            self.maxip,
-            self.kernel,
-            cost,
-            n_rows,
-            max(budgets),
-            sp.issparse(X),
-        )
-        _check_combinations(self.feature_map_name_, self.maxip_, self.kernel)
-        self.refine_ = _resolve_refine(
-            self.refine,
-            self.learning_rate,
-            self.feature_map_name_,
-            [g.size for g in groups],
-            budgets,
-        )
-        n_positive = sum(g.size for g in groups)
-        if self.n_samples > n_positive:
-            # Herding selects with replacement: the selection is still the
-            # best match of the mean embedding, but repeats rows.
-            warnings.warn(
-                f"n_samples={self.n_samples} is larger than the number of rows "
-                f"with a positive weight, {n_positive}: the selection repeats "
-                "rows. Choose n_samples of at most the number of rows to get "
-                "distinct ones.",
-                UserWarning,
-                stacklevel=2,
-            )
-
+        classes, groups = _candidate_groups(labels, sample_weight)
+        budgets = self._check_params_vs_input(X, groups, sample_weight)
         rng = check_random_state(self.random_state)
         X64 = X.astype(np.float64, copy=False)
         self.gamma_ = _resolve_gamma(self.gamma, X64)
-        progress = TimedProgress(self.verbose, self.n_samples, start=start)
-        candidates = "in the largest class" if labels is not None else "in all"
-        gamma_text = f", gamma={self.gamma_:.4g}" if self.kernel == "rbf" else ""
-        progress.stamped(
-            f"{n_rows} candidate rows {candidates}: feature_map="
-            f"{self.feature_map_name_!r}, maxip={self.maxip_!r}, "
-            f"refine={self.refine_!r}{gamma_text}"
+        progress = self._start_progress(start, groups)
+        F = self._fit_features(X64, rng, progress)
+        problem = HerdingProblem(
+            X64 if F is None else F,
+            groups,
+            budgets,
+            features=F is not None,
+            labels=classes if labels is not None else None,
         )
-        self.feature_map_ = None
-        if self.feature_map_name_ == "rff":
-            self.feature_map_ = RBFSampler(
-                gamma=self.gamma_,
-                n_components=self.n_components,
-                random_state=rng.randint(MAX_SEED),
-            ).fit(X64)
-        elif self.feature_map_name_ == "nystroem":
-            # Nystroem floors the eigenvalues of its kernel matrix at the
-            # absolute 1e-12: the features of the linear kernel, homogeneous
-            # in X, are computed on X / max|X| when that exceeds 1, so that the
-            # floor stays relative (on X ~ 1e145 it blew the features up by
-            # 1e6).
-            self._nystroem_scale = 1.0
-            if self.kernel == "linear":
-                largest = abs(X64).max() if X64.shape[0] else 0.0
-                self._nystroem_scale = max(1.0, float(largest))
-            self.feature_map_ = Nystroem(
-                kernel=self.kernel,
-                gamma=self.gamma_ if self.kernel == "rbf" else None,
-                n_components=min(self.n_components, X.shape[0]),
-                random_state=rng.randint(MAX_SEED),
-            ).fit(X64 / self._nystroem_scale)
-        F = None if self.feature_map_name_ == "exact" else self._features(X64)
-        if F is not None:
-            progress.stamped(f"Features of shape {F.shape} computed")
-
-        support, support_weight, selections, history, n_scored = [], [], [], [], []
-        self.n_swaps_ = 0
-        # Herding is a loop of small BLAS calls (blocks of kernel rows, one
-        # kernel column or matrix-vector product per iteration): BLAS threads
-        # cost more than they gain there (fits 2x to 10x faster on 2 busy
-        # cores, n = 5000 to 20000).
-        with single_threaded_blas():
-            for group, mass, budget in zip(groups, masses, budgets):
-                solver = KernelHerding(
-                    kernel=self.kernel,
-                    gamma=self.gamma_,
-                    learning_rate=self.learning_rate,
-                    max_iter=budget,
-                    verbose=self.verbose,
-                    refine=self.refine_,
-                )
-                if labels is not None:
-                    progress.stamped(
-                        f"Class {classes[len(support)]}: {budget} selections "
-                        f"among {group.size} rows"
-                    )
-                problem = X64[group] if F is None else self._search(F[group], rng)
-                if self.maxip_ == "lsh":
-                    progress.stamped(f"LSH index of {group.size} rows built")
-                # One clock for the whole fit; the period follows this run.
-                run_progress = TimedProgress(self.verbose, budget, start=start)
-                result = solver.solve(
-                    problem, sample_weight[group] / mass, progress=run_progress
-                )
-                self.n_swaps_ += solver.n_swaps_
-                support.append(group[result.active_set])
-                support_weight.append(result.weights * budget / self.n_samples)
-                if self.learning_rate == "herding":
-                    selections.append(group[result.index_history])
-                else:
-                    counts = _apportion(budget, result.weights)
-                    selections.append(np.repeat(group[result.active_set], counts))
-                # 2 g(w_t) = ||w_t - mu||^2, the squared MMD.
-                history.extend(2.0 * result.objective_history[1:])
-                n_scored.extend(result.n_scored[: result.n_iter])
+        result = self._solver().solve(problem, sample_weight, rng, progress=progress)
         # imbalanced-learn's convention, which its ensembles rely on:
         # fit_resample returns X[sample_indices_].
-        self.sample_indices_ = np.concatenate(selections).astype(np.intp)
-        self.support_ = np.concatenate(support).astype(np.intp)
-        self.support_weight_ = np.concatenate(support_weight)
-        self.support_weight_ /= self.support_weight_.sum()
+        self.sample_indices_ = result.sample_indices
+        self.support_ = result.support
+        self.support_weight_ = result.support_weight
         if labels is not None:
             self.sampling_strategy_ = {
                 label: int(budget) for label, budget in zip(classes, budgets)
             }
-        self.n_iter_ = len(history)
-        self.objective_history_ = np.asarray(history, dtype=np.float64)
-        self.n_scored_ = np.asarray(n_scored, dtype=np.intp)
+        self.n_iter_ = result.objective_history.shape[0]
+        self.objective_history_ = result.objective_history
+        self.n_scored_ = result.n_scored
+        self.n_swaps_ = result.n_swaps
         # score() measures the MMD in the space herding matched.
         self._support_points = X64[self.support_] if F is None else F[self.support_]
         return self
-
-    def _search(self, F, rng):
-        """The LMO over the feature vectors F, exact or through LSH."""
-        if self.maxip_ == "exact":
-            return ConvexHullLMO(ExactMIPS()).fit(F)
-        mips = LSHMIPS(
-            n_tables=self.n_tables,
-            n_bits=self.n_bits,
-            n_probes=self.n_probes,
-            n_candidates=_candidate_budget(self.n_candidates, F.shape[0]),
-            random_state=rng.randint(MAX_SEED),
-        )
-        return ConvexHullLMO(mips).fit(F)
 
     def fit_resample(self, X, y=None, *, sample_weight=None):
         """Fit, then return the ``n_samples`` selected rows of X (and y).
@@ -947,31 +954,3 @@ class KernelHerdingSampler(_SamplerMixin, OneToOneFeatureMixin, BaseEstimator):
             Y=self._support_points,
         )
         return -mmd2
-
-
-def _apportion(total, shares, minimum=0):
-    """Split ``total`` into integers >= ``minimum`` proportional to ``shares``.
-
-    Largest remainder rounding (Hamilton's method): every share first gets
-    the floor of its quota, the units left go to the largest fractional
-    parts. Shares whose quota is below ``minimum`` get ``minimum`` and the
-    rest is split among the others, so the counts always sum to ``total``
-    (which must be at least ``minimum * len(shares)``).
-    """
-    shares = np.asarray(shares, dtype=np.float64)
-    fixed = np.zeros(shares.shape, dtype=bool)
-    # Every pass fixes at least one more share or ends: at most one pass per
-    # share, and a free share is left (their quotas sum to free_total >=
-    # minimum times their number, so they cannot all be below minimum).
-    for _ in range(shares.shape[0]):
-        free_total = total - minimum * fixed.sum()
-        quotas = np.where(fixed, minimum, free_total * shares / shares[~fixed].sum())
-        below = ~fixed & (quotas < minimum)
-        if not below.any():
-            break
-        fixed |= below
-    counts = np.floor(quotas).astype(np.intp)
-    remainders = np.where(fixed, -1.0, quotas - counts)
-    order = np.argsort(-remainders, kind="stable")
-    counts[order[: total - counts.sum()]] += 1
-    return counts

@@ -18,6 +18,15 @@ from threadpoolctl import ThreadpoolController
 
 from ._threads import mark_block_thread, region_threads, report_threads
 
+__all__ = [
+    "blas_controller",
+    "is_dask_array",
+    "map_row_blocks",
+    "row_blocks",
+    "scratch_buffer",
+    "single_threaded_blas",
+]
+
 # Rows per block so that a block of an (n_rows, n_columns) float64 matrix stays
 # near 1 MiB: large enough for BLAS, small enough to stay in a core's cache.
 _BLOCK_ELEMENTS = 2**17
@@ -54,7 +63,7 @@ def row_blocks(n_rows, n_columns):
 
 
 @lru_cache(maxsize=1)
-def _controller():
+def blas_controller():
     # Built once: a controller scans the loaded libraries, milliseconds that
     # would otherwise be paid by every partial_fit call.
     return ThreadpoolController()
@@ -62,7 +71,7 @@ def _controller():
 
 @lru_cache(maxsize=1)
 def _blas_libraries():
-    return tuple(_controller().select(user_api="blas").lib_controllers)
+    return tuple(blas_controller().select(user_api="blas").lib_controllers)
 
 
 @contextmanager

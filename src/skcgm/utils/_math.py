@@ -8,12 +8,14 @@ import sys
 
 import numpy as np
 
+__all__ = ["MAX_RADIUS", "next_power_of_two", "scaled_norm"]
+
 # The largest radius R whose 27 R^2 (bound 4, Lemma 6) and squared distances
 # between points of R B stay finite.
-_MAX_RADIUS = math.sqrt(sys.float_info.max / 64.0)
+MAX_RADIUS = math.sqrt(sys.float_info.max / 64.0)
 
 
-def _norm(v):
+def scaled_norm(v):
     """Euclidean norm, inf only when it exceeds the float64 range.
 
     The largest entry is factored out, so that squares do not overflow.
@@ -25,7 +27,7 @@ def _norm(v):
     return scale * math.sqrt(float(v @ v))
 
 
-def _next_power_of_two(n):
+def next_power_of_two(n):
     """Smallest power of two that is at least ``n`` (1 for ``n <= 1``)."""
     n = int(n)
     return 1 if n <= 1 else 1 << (n - 1).bit_length()

@@ -3,8 +3,8 @@
 The oracles (LMOs, MIPS indexes, sketches) and the online learners would not
 pass scikit-learn's estimator checks (they fit on atoms or on a dimension, or
 are fed gradients, not ``X, y``), but they follow its conventions:
-``__init__`` only stores its arguments; :meth:`~_ParamsMixin.get_params` and
-:meth:`~_ParamsMixin.set_params` work as scikit-learn's, nested parameters
+``__init__`` only stores its arguments; :meth:`~ParamsMixin.get_params` and
+:meth:`~ParamsMixin.set_params` work as scikit-learn's, nested parameters
 included (``lmo__radius``), so :func:`sklearn.base.clone` copies them deeply;
 the repr shows the parameters changed from their defaults, a notebook shows
 scikit-learn's HTML diagram with its parameter table, and the fitted state
@@ -27,6 +27,8 @@ from ._sklearn_compat import (
     make_constraint,
     validate_parameter_constraints,
 )
+
+__all__ = ["ParamsMixin", "RANDOM_STATE", "StrictInterval"]
 
 
 class StrictInterval(Interval):
@@ -94,7 +96,7 @@ def _short_repr(value):
     return repr(value)
 
 
-class _ParamsMixin(ReprHTMLMixin):
+class ParamsMixin(ReprHTMLMixin):
     """Parameters, clone, repr and notebook display as scikit-learn's estimators.
 
     ``get_params``, ``set_params`` and ``_validate_params`` behave as those of

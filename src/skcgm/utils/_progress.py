@@ -2,6 +2,8 @@
 
 import time
 
+__all__ = ["Progress", "TimedProgress"]
+
 
 class Progress:
     """The verbose lines of one run, in :class:`sklearn.cluster.KMeans`' words.

@@ -8,6 +8,8 @@ two functions below turn it into the stream to draw from.
 import numpy as np
 from sklearn.utils import check_random_state
 
+__all__ = ["MAX_SEED", "as_random_state", "as_rng", "random_orthonormal"]
+
 #: Exclusive upper bound of the integer seeds drawn for sub-runs (restarts,
 #: one-vs-rest problems, trials): every seed is a valid ``random_state``.
 MAX_SEED = np.iinfo(np.int32).max

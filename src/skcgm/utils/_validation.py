@@ -12,14 +12,26 @@ import scipy.sparse as sp
 from sklearn.utils import assert_all_finite
 
 from ._magnitude import contiguous_largest_magnitude
-from ._math import _MAX_RADIUS
+from ._math import MAX_RADIUS
 from ._sklearn_compat import _check_feature_names, _check_sample_weight
+
+__all__ = [
+    "check_dask_data",
+    "check_sample_weight",
+    "check_square_range",
+    "check_vector",
+    "dask_class_counts",
+    "is_dask_frame",
+    "is_finite_real",
+    "largest_magnitude",
+    "resolve_radius",
+]
 
 # The dtypes whose magnitudes order as the integers of their bits.
 _BIT_ORDERED = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def _is_finite_real(value):
+def is_finite_real(value):
     """Whether ``value`` is a finite real number (a bool is not)."""
     return (
         not isinstance(value, bool) and isinstance(value, Real) and np.isfinite(value)
@@ -51,16 +63,16 @@ def resolve_radius(owner, lmo, radius=None):
                 f"is None for {lmo!r}; pass radius=..."
             )
         name = "radius (from lmo.radius)"
-        if not _is_finite_real(value) or value <= 0:
+        if not is_finite_real(value) or value <= 0:
             raise ValueError(
                 f"The '{name}' parameter of {owner} must be a positive real "
                 f"number; got {value!r}."
             )
         value = float(value)
-    if value > _MAX_RADIUS:
+    if value > MAX_RADIUS:
         raise ValueError(
             f"The '{name}' parameter of {owner} is {value:.3g}: its square "
-            f"overflows float64 (radii up to {_MAX_RADIUS:.3g} are accepted). "
+            f"overflows float64 (radii up to {MAX_RADIUS:.3g} are accepted). "
             "Scale the set, the points and the gradients down by a common factor."
         )
     return value

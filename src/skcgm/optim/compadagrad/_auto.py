@@ -6,7 +6,9 @@
 import numpy as np
 import scipy.sparse as sp
 
-from ...utils._math import _next_power_of_two
+from ...utils._math import next_power_of_two
+
+__all__ = ["auto_n_components", "correlation_spectrum"]
 
 # The largest padded dimension at which 'auto' takes the full matrix: a full
 # step costs O(n^3). At d = 200 (n = 256) a fit took 6 s against diagonal
@@ -129,7 +131,7 @@ def auto_n_components(X):
     20
     """
     n_features = X.shape[1]
-    if sp.issparse(X) or _next_power_of_two(n_features) > MAX_FULL_PADDED:
+    if sp.issparse(X) or next_power_of_two(n_features) > MAX_FULL_PADDED:
         return 0
     spectrum = correlation_spectrum(X)
     n_columns = spectrum.shape[0]

@@ -11,6 +11,8 @@ as :class:`~sklearn.linear_model.SGDClassifier` does, with its errors.
 import numpy as np
 from sklearn.model_selection import StratifiedShuffleSplit
 
+__all__ = ["early_stopping_mask", "split_off_validation"]
+
 
 def early_stopping_mask(
     y, sample_weight, early_stopping, validation_fraction, random_state

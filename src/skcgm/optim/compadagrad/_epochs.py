@@ -12,6 +12,7 @@ scalar AdaGrad intercept, and SGDClassifier's stopping rules.
 
 import os
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from ...utils._blocks import single_threaded_blas
 from . import _fast
 from ._row_readers import _DenseRows
 from ._step import _make_stepper, _step_params
+
+# Nothing here is imported from outside the family: its solver drives it.
+__all__ = []
 
 _FLOAT64_MAX = float(np.finfo(np.float64).max)
 # The options passed to the step under their own names (eta0 becomes eta).
@@ -72,30 +76,49 @@ def _overflow_error(epoch):
     )
 
 
-def _run_epoch(
-    rows,
-    order,
-    y,
-    signed_weights,
-    weights,
-    state,
-    intercept,
-    intercept_sq,
-    step,
-    options,
-    loss,
-    need_loss,
-    epoch,
-):
-    """One pass over the samples, in the order ``order`` (None: as stored).
+@dataclass
+class _EpochSamples:
+    """The samples of one epoch, in the order it visits them.
 
-    ``y``, ``signed_weights`` (:math:`w_i y_i`) and ``weights`` are already
-    in that order. Returns the state, the intercept, its squared-gradient sum
-    and the epoch's objective (NaN when ``need_loss`` is False). Raises
+    Attributes
+    ----------
+    order : ndarray of shape (n_samples,) or None
+        The rows in the order of the epoch; None: as stored.
+    y : ndarray of shape (n_samples,)
+        Labels in {-1, +1}, in that order.
+    signed_weights : ndarray of shape (n_samples,)
+        :math:`w_i y_i`, in that order.
+    weights : ndarray of shape (n_samples,) or None
+        :math:`w_i`, in that order; None when the epoch's objective is not
+        computed.
+    number : int
+        The epoch, counted from 1 (named by the overflow error).
+    """
+
+    order: object
+    y: np.ndarray
+    signed_weights: np.ndarray
+    weights: object
+    number: int
+
+    @property
+    def need_loss(self):
+        """Whether the epoch's objective is computed."""
+        return self.weights is not None
+
+
+def _run_epoch(rows, samples, state, intercept, intercept_sq, step, options):
+    """One pass over the samples, in the order of ``samples`` (an _EpochSamples).
+
+    Returns the state, the intercept, its squared-gradient sum and the
+    epoch's objective (NaN when ``samples.need_loss`` is False). Raises
     SGDClassifier's ValueError as soon as a step overflows, in float64 or in
     the dtype of ``coef_`` (``options['coef_max']``), coefficients or
     decision values on the training rows alike.
     """
+    order, y, signed_weights = samples.order, samples.y, samples.signed_weights
+    weights, need_loss, epoch = samples.weights, samples.need_loss, samples.number
+    loss = options["loss"]
     take, matvec, rmatvec = rows.take, rows.matvec, rows.rmatvec
     eta, delta = options["eta0"], options["delta"]
     penalty, alpha, l1_ratio = options["penalty"], options["alpha"], options["l1_ratio"]
@@ -201,26 +224,12 @@ class _CompiledEpoch:
         )
         return cls(rows, projection, options, step_params) if applies else None
 
-    def __call__(
-        self,
-        rows,
-        order,
-        y,
-        signed_weights,
-        weights,
-        state,
-        intercept,
-        intercept_sq,
-        step,
-        options,
-        loss,
-        need_loss,
-        epoch,
-    ):
+    def __call__(self, rows, samples, state, intercept, intercept_sq, step, options):
         """One epoch; the arguments and results of :func:`_run_epoch`.
 
-        ``rows`` and ``loss`` are those the epoch was built with.
+        ``rows`` and ``options['loss']`` are those the epoch was built with.
         """
+        order, y, need_loss = samples.order, samples.y, samples.need_loss
         fast = _fast
         cache = state.subspace_eigh
         valid = cache is not None and cache[2] == state.n_updates
@@ -244,8 +253,8 @@ class _CompiledEpoch:
                 self.X,
                 order,
                 y,
-                signed_weights,
-                weights if need_loss else empty,
+                samples.signed_weights,
+                samples.weights if need_loss else empty,
                 state.coef,
                 state.subspace_gram,
                 state.complement_sq,
@@ -275,11 +284,11 @@ class _CompiledEpoch:
             if status == fast.DONE:
                 break
             if status == fast.OVERFLOW:
-                raise _overflow_error(epoch)
+                raise _overflow_error(samples.number)
             try:
                 step(state, self.work[: self.n].copy())
             except FloatingPointError as exc:
-                raise _overflow_error(epoch) from exc
+                raise _overflow_error(samples.number) from exc
             mu[:], V[:] = state.subspace_eigh[0], state.subspace_eigh[1]
             counters[:] = state.n_updates, state.n_flops, 1
             resume = True
@@ -399,27 +408,22 @@ def _fit_problem(
     with _single_threaded_blas(limit), np.errstate(all="ignore"):
         for epoch in range(max_iter):
             if rng is None:
-                order, y_e, signed_e, weights_e = None, y, signed_weights, weights
+                samples = _EpochSamples(
+                    None, y, signed_weights, weights if need_loss else None, epoch + 1
+                )
             else:
                 # Permute the per-sample arrays once per epoch, so that a
                 # mini-batch slices views of them.
                 order = rng.permutation(n_samples)
-                y_e, signed_e = y[order], signed_weights[order]
-                weights_e = weights[order] if need_loss else None
+                samples = _EpochSamples(
+                    order,
+                    y[order],
+                    signed_weights[order],
+                    weights[order] if need_loss else None,
+                    epoch + 1,
+                )
             state, intercept, intercept_sq, objective = run_epoch(
-                rows,
-                order,
-                y_e,
-                signed_e,
-                weights_e,
-                state,
-                intercept,
-                intercept_sq,
-                step,
-                options,
-                options["loss"],
-                need_loss,
-                epoch + 1,
+                rows, samples, state, intercept, intercept_sq, step, options
             )
             n_steps += -(-n_samples // batch_size)
             n_iter = epoch + 1

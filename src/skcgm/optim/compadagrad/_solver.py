@@ -1,9 +1,9 @@
 """CompAdaGrad on the one-vs-rest problems of a linear classifier.
 
 The solver object behind :class:`~skcgm.linear_model.CompAdaGradClassifier`:
-it draws the SRHT projection and starts the iterates (a solution), then runs
-the epochs of every binary problem (``_compadagrad_epochs``), in parallel
-through joblib, with BLAS on one thread.
+it draws the SRHT projection and starts the iterates (a solution), or
+continues a given one, then runs the epochs of every binary problem
+(``_epochs``), in parallel through joblib, with BLAS on one thread.
 """
 
 # Authors: The skcgm developers
@@ -19,12 +19,21 @@ from joblib import Parallel, delayed
 from sklearn.utils import check_random_state
 
 from ...oracles import SRHT
-from ...utils._math import _next_power_of_two
+from ...utils._math import next_power_of_two
 from ...utils._random import MAX_SEED
 from ...utils._validation import largest_magnitude
 from ._epochs import _fit_problem, _single_threaded_blas
 from ._row_readers import _rows
 from ._step import init_compadagrad_state
+
+__all__ = [
+    "CompAdaGradProblem",
+    "CompAdaGradResult",
+    "CompAdaGradSolution",
+    "CompAdaGradSolver",
+    "draw_seeds",
+    "problem_weights",
+]
 
 
 def draw_seeds(random_state, n_problems):
@@ -54,6 +63,40 @@ def problem_weights(sample_weight, class_weight, classes, y, mean_one=False):
         weights /= weights.max()
         weights *= y.shape[0] / weights.sum()
     return weights
+
+
+@dataclass
+class CompAdaGradProblem:
+    """The one-vs-rest problems of a linear classifier on its training rows.
+
+    Attributes
+    ----------
+    X : {ndarray, csr_matrix} of shape (n_samples, n_features)
+        The training rows, C-contiguous.
+    y : ndarray of shape (n_samples,)
+        Their class labels.
+    classes : ndarray of shape (n_classes,)
+        The classes, sorted: one problem for two, one per class otherwise.
+    validation : tuple or None, default=None
+        ``(X_val, y_val, weights_val)`` of the held-out rows for early
+        stopping, ``weights_val`` their sample weights times class weights;
+        None stops on the training objective.
+    x_max : float or None, default=None
+        The largest absolute value of the rows given to the estimator (the
+        training rows and the held-out ones), which bounds the decision
+        values with :math:`\\|w\\|_1`; None computes it from ``X``.
+    """
+
+    X: object
+    y: np.ndarray
+    classes: np.ndarray
+    validation: object = None
+    x_max: object = None
+
+    @property
+    def n_problems(self):
+        """The number of binary problems: 1 for two classes, else one per class."""
+        return 1 if self.classes.shape[0] == 2 else self.classes.shape[0]
 
 
 @dataclass
@@ -90,10 +133,12 @@ class CompAdaGradSolution:
 
 @dataclass
 class CompAdaGradResult:
-    """What a :meth:`CompAdaGradSolver.solve` reports besides the solution.
+    """What a :meth:`CompAdaGradSolver.solve` returns.
 
     Attributes
     ----------
+    solution : CompAdaGradSolution
+        The iterates after the epochs, with the projection they use.
     n_iter : int
         The largest number of epochs over the problems.
     n_steps : int
@@ -106,6 +151,7 @@ class CompAdaGradResult:
         a problem stopped; no columns without validation).
     """
 
+    solution: CompAdaGradSolution
     n_iter: int
     n_steps: int
     best_loss: np.ndarray
@@ -119,7 +165,45 @@ class CompAdaGradSolver:
     The hyper-parameters are those of
     :class:`~skcgm.linear_model.CompAdaGradClassifier`, resolved: ``loss`` is
     a margin loss object (:mod:`skcgm.oracles`), ``l1_ratio`` is used only
-    with ``penalty='elasticnet'``.
+    with ``penalty='elasticnet'``, ``n_components`` is an integer. Every
+    binary problem runs composite mirror descent (Mehta et al., eq. 2) with
+    the CompAdaGrad proximal matrix :math:`H_t` (eq. 5), one step per
+    mini-batch :math:`B_t`, for at most ``max_iter`` epochs:
+
+    .. math::
+
+        x_{t+1} = \\arg\\min_x \\; \\eta \\langle g_t, x \\rangle
+        + \\eta \\varphi(x) + \\tfrac{1}{2} \\|x - x_t\\|^2_{H_t},
+        \\qquad g_t = \\frac{1}{|B_t|} \\sum_{i \\in B_t} w_i \\,
+        \\ell'(y_i, a_i^\\top x_t + b_t) \\, a_i.
+
+    :meth:`solve` follows the solvers' contract, ``solve(problem, start,
+    sample_weight, random_state)``: a :class:`CompAdaGradProblem`, the
+    solution to continue (or the coefficients to start from), the weights of
+    the samples and the random state of the projection and the shuffling; it
+    returns a :class:`CompAdaGradResult`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim.compadagrad._solver import (
+    ...     CompAdaGradProblem,
+    ...     CompAdaGradSolver,
+    ... )
+    >>> from skcgm.oracles import HingeLoss
+    >>> X = np.array([[-2.0, 1.0], [-1.0, 0.5], [1.0, -0.5], [2.0, -1.0]])
+    >>> solver = CompAdaGradSolver(
+    ...     HingeLoss(), penalty="l2", alpha=1e-4, l1_ratio=0.15, eta0=0.1,
+    ...     n_components=2, tau=1.0, delta=1e-2, variant="adaptive",
+    ...     batch_size=2, max_iter=5, tol=None, n_iter_no_change=5,
+    ...     shuffle=True, fit_intercept=True, n_jobs=None, verbose=0,
+    ... )
+    >>> problem = CompAdaGradProblem(X, np.array([0, 0, 1, 1]), np.array([0, 1]))
+    >>> result = solver.solve(problem, None, np.ones(4), 0)
+    >>> result.n_iter, result.n_steps
+    (5, 10)
+    >>> bool(result.solution.states[0].coef[0] > 0)
+    True
     """
 
     loss: object
@@ -166,7 +250,7 @@ class CompAdaGradSolver:
         """
         # n_components >= n_features means the whole padded space (k = n),
         # i.e. full-matrix AdaGrad, not k = n_features < n.
-        n_padded = _next_power_of_two(n_features)
+        n_padded = next_power_of_two(n_features)
         k = n_padded if self.n_components >= n_features else self.n_components
         scaling = "srht" if self.variant == "paper" else "orthonormal"
         # Under the BLAS limit of the epochs: the transforms that draw the
@@ -202,6 +286,15 @@ class CompAdaGradSolver:
             np.zeros(n_problems),
         )
 
+    def _start(self, start, n_features, n_problems, seed):
+        """The solution :meth:`solve` runs from: a copy of ``start`` or a new one."""
+        if isinstance(start, CompAdaGradSolution):
+            return start.copy()
+        coef_init, intercept_init = (None, None) if start is None else start
+        return self.init_solution(
+            n_features, n_problems, seed, coef_init, intercept_init
+        )
+
     def _options(self, X, x_max=None):
         """The options of ``_fit_problem``, with the bounds of ``X``.
 
@@ -233,42 +326,41 @@ class CompAdaGradSolver:
             caller_pid=os.getpid(),
         )
 
-    def solve(
-        self, X, y, weights, solution, classes, seeds, validation=None, x_max=None
-    ):
-        r"""Fit every one-vs-rest problem of ``solution``, in place.
+    def solve(self, problem, start, sample_weight, random_state):
+        """Fit every one-vs-rest problem of ``problem``.
 
         Parameters
         ----------
-        X : {ndarray, csr_matrix} of shape (n_samples, n_features)
-            The training rows, C-contiguous.
-        y : ndarray of shape (n_samples,)
-            Class labels.
-        weights : ndarray of shape (n_samples,)
-            Sample weights times class weights.
-        solution : CompAdaGradSolution
-            The starting iterates, updated.
-        classes : ndarray of shape (n_classes,)
-            The classes: one problem for two, one per class otherwise.
-        seeds : list of int
-            The shuffling seed of every problem.
-        validation : tuple or None, default=None
-            ``(X_val, y_val, weights_val)`` of the held-out rows for early
-            stopping; None stops on the training objective.
-        x_max : float, default=None
-            The largest absolute value of the rows given to the estimator
-            (the training rows and the held-out ones), which bounds the
-            decision values with :math:`\|w\|_1`; None computes it from
-            ``X``.
+        problem : CompAdaGradProblem
+            The training rows, their labels and classes, and the held-out
+            rows of early stopping.
+        start : CompAdaGradSolution, tuple or None
+            The solution to continue (a warm start, a later partial_fit),
+            copied: it is never modified; or ``(coef_init, intercept_init)``,
+            the starting coefficients and intercepts of a fresh solution
+            (see :meth:`init_solution`; either may be None); None starts a
+            fresh solution at zero.
+        sample_weight : ndarray of shape (n_samples,)
+            Weights of the training rows: sample weights times class
+            weights.
+        random_state : int, RandomState instance or None
+            Draws the seed of the SRHT (used by a fresh solution only), then
+            the shuffling seed of every problem, always in that order, so
+            that fit and the first partial_fit use the same projection.
 
         Returns
         -------
         result : CompAdaGradResult
-            Epochs, steps, best objectives and validation scores.
+            The solution, epochs, steps, best objectives and validation
+            scores.
         """
+        X, y, classes = problem.X, problem.y, problem.classes
+        projection_seed, seeds = draw_seeds(random_state, problem.n_problems)
+        solution = self._start(start, X.shape[1], problem.n_problems, projection_seed)
+        validation = problem.validation
         positives = classes[1:] if classes.shape[0] == 2 else classes
         rows = _rows(X)
-        options = self._options(X, x_max)
+        options = self._options(X, problem.x_max)
         if validation is not None:
             X_val, y_val, weights_val = validation
             val_rows = _rows(X_val)
@@ -276,7 +368,7 @@ class CompAdaGradSolver:
             delayed(_fit_problem)(
                 rows,
                 np.where(y == positive, 1.0, -1.0),
-                weights,
+                sample_weight,
                 solution.states[i],
                 float(solution.intercept[i]),
                 float(solution.intercept_sq[i]),
@@ -308,6 +400,7 @@ class CompAdaGradSolver:
         for i, result in enumerate(results):
             scores[i, : len(result[6])] = result[6]
         return CompAdaGradResult(
+            solution=solution,
             n_iter=n_iter,
             n_steps=max(result[4] for result in results),
             best_loss=np.array([result[5] for result in results]),

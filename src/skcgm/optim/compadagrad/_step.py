@@ -52,7 +52,12 @@ from ...utils._sklearn_compat import (
 )
 from ._eigen_update import rank_one_eigh_update
 
-__all__ = ["CompAdaGradState", "compadagrad_step", "init_compadagrad_state"]
+__all__ = [
+    "DELTA_BOUNDS",
+    "CompAdaGradState",
+    "compadagrad_step",
+    "init_compadagrad_state",
+]
 
 # Conventional flop counts of the dense factorizations (one multiply or one
 # add is one flop): symmetric eigendecomposition with eigenvectors ~ 9 k^3

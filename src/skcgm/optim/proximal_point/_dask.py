@@ -65,6 +65,7 @@ error of 0.04 to 0.16, one round from the uniform sample's minimizer 1e-4 to
 import collections
 import math
 import uuid
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import binom, poisson
@@ -74,10 +75,8 @@ from ...oracles._leverage import (
     leverage_from_transform,
     leverage_transform,
 )
-from ...utils._blocks import _BLOCK_ELEMENTS, row_blocks, single_threaded_blas
-from ._lbfgs import full_batch_lbfgs
-from ._signed_rows import signed_rows
-from ._solver import (
+from ...utils._blocks import row_blocks, single_threaded_blas
+from ._in_memory import (
     ProximalPointResult,
     _ball_prox_fista,
     _floored_ridge,
@@ -91,6 +90,9 @@ from ._solver import (
     _trust_region_minimum,
     sample_gram,
 )
+from ._lbfgs import full_batch_lbfgs
+from ._problem import row_weights
+from ._signed_rows import signed_rows
 
 # Counter-based draws: 4 uniforms per Philox counter step.
 _PHILOX_WIDTH = 4
@@ -176,25 +178,12 @@ def _rows_checked(block, check_finite=True):
     return X
 
 
-def _raw_weights(y, w_block, classes, class_weight):
-    """The weights :math:`s_i` of a chunk's rows: class weight times sample weight."""
-    if np.all(class_weight == class_weight[0]):
-        # Equal class weights (the default): no search of the labels, a
-        # tenth of a sub-block's binding.
-        weights = np.full(y.shape[0], class_weight[0], dtype=np.float64)
-    else:
-        weights = class_weight[np.searchsorted(classes, y)]
-    if w_block is not None:
-        weights = weights * np.asarray(w_block, dtype=np.float64)
-    return weights
-
-
 def _bind(block, y_block, w_block, labels, fit_intercept, check_finite=True):
     """The chunk's signed rows, raw weights :math:`s_i`, rows and signs."""
     X = _rows_checked(block, check_finite)
     classes, class_weight, positive = labels
     y = np.asarray(y_block)
-    weights = _raw_weights(y, w_block, classes, class_weight)
+    weights = row_weights(y, w_block, classes, class_weight)
     signs = np.where(y == positive, 1.0, -1.0)
     return signed_rows(X, signs, fit_intercept), weights, X, signs
 
@@ -249,8 +238,12 @@ def _sub_blocks(n_rows, n_features):
     blocks of :func:`~skcgm.oracles._leverage.gram_matrix` then cover a
     sub-block in one block, not one full and one of a few rows.
     """
-    width = max(n_features + 2, _BLOCK_ELEMENTS // _SUB_BLOCK_ROWS)
-    return row_blocks(n_rows, width) or [slice(0, 0)]
+    # The first of gram_matrix's row blocks of C_0, capped.
+    first = row_blocks(n_rows, n_features + 2)[:1]
+    if not first:
+        return [slice(0, 0)]
+    step = min(_SUB_BLOCK_ROWS, first[0].stop)
+    return [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
 
 def _by_sub_blocks(func, block, y_block, w_block, start, *args):
@@ -670,7 +663,7 @@ def _leverage_map(gram, ridge):
 
 
 def _client_gram(data, gram_rows, x, extra_scale):
-    """:func:`~skcgm.optim.proximal_point._solver.sample_gram` of drawn rows."""
+    """:func:`~skcgm.optim.proximal_point._in_memory.sample_gram` of drawn rows."""
     rows, signs, u, weights = gram_rows
     A_s = signed_rows(np.ascontiguousarray(rows), signs, data.context.fit_intercept)
     return sample_gram(data.context.loss, A_s, u, weights, x, data.n, extra_scale)
@@ -989,212 +982,346 @@ def dask_proximal_point(
     n_passes : int
         Passes over the chunks of ``X``.
     """
+    options = _RoundOptions(
+        sample_size=int(sample_size),
+        sampling=sampling,
+        scores=scores,
+        prox_weight=prox_weight,
+        max_iter=max_iter,
+        tol=tol,
+        n_iter_no_change=n_iter_no_change,
+        max_inner_iter=max_inner_iter,
+        leverage=leverage,
+        inner_tol=inner_tol,
+        verbose=verbose,
+    )
     context = _Context(loss, labels, fit_intercept, X.shape[0], total_weight)
     data = _Data(X, y, sample_weight, context)
-    d = data.d
-    pen = np.ones(d, dtype=bool)
-    if fit_intercept:
-        pen[-1] = False
-    mu = alpha
-    m = int(sample_size)
-    smoothness = float(getattr(loss, "second_derivative_bound", 0.25))
-    alpha_curvature = alpha if np.any(pen) else 0.0
-    seed = int(random_state)
-    # As in memory, entry t describes x_t and the round that produced it.
-    history = {
-        "objective": [],
-        "grad_norm": [],
-        "prox_weight": [np.nan],
-        "radius": [np.nan],
-        "total_sensitivity": [np.nan],
-        "n_inner_iter": [0],
-        "n_distinct": [0],
-    }
-    indices = draw_weights = np.empty(0)
-    probabilities = None
-    scored = sampling == "local_sensitivity"
-    # The rows whose Gram matrix stands for C_0's with leverage='sample'.
-    gram_rows = None
+    run = _DaskRounds(data, alpha, n_positive, options, int(random_state))
     with single_threaded_blas(), np.errstate(all="ignore"):
-        if x0 is None:
-            indices, rows, signs, u, draw_weights = data.sample(
-                _uniform_chunk, (seed, 0), m / n_positive, reads_all=False
-            )
-            gram_rows = rows, signs, u, draw_weights
-            x = np.zeros(d)
-            if indices.size:
-                # The minimizer of (1/n) sum_S w_i u_i f + penalty, in the
-                # mean form of the solver over the sample's rows.
-                x = full_batch_lbfgs(
-                    loss,
-                    np.ascontiguousarray(rows),
-                    alpha=alpha,
-                    sample_weight=draw_weights * u * (indices.size / data.n),
-                    penalized=pen[: X.shape[1]],
-                    signs=signs,
-                    fit_intercept=fit_intercept,
-                    max_iter=max_inner_iter * 10,
-                    tol=tol,
-                ).coef
-            if verbose:
-                print(f"Dask pass {data.n_passes}: uniform start, {indices.size} rows")
-        else:
-            x = np.array(x0, dtype=np.float64)
-            if scored and leverage == "sample":
-                gram_rows = data.sample(
-                    _uniform_chunk, (seed, 0), m / n_positive, reads_all=False
+        run.start(x0)
+        while run.centre() and run.round():
+            pass
+    return run.result(), data.n_passes
+
+
+@dataclass
+class _RoundOptions:
+    """The hyper-parameters of :func:`dask_proximal_point` (see there)."""
+
+    sample_size: int
+    sampling: str
+    scores: str
+    prox_weight: object
+    max_iter: int
+    tol: float
+    n_iter_no_change: object
+    max_inner_iter: int
+    leverage: str
+    inner_tol: float
+    verbose: int
+
+
+class _DaskRounds:
+    """Algorithm 2 on a dask array, step by step.
+
+    The constructor sets the run up; :meth:`start` finds the first centre,
+    :meth:`centre` makes the centre's pass and applies the stopping rules,
+    :meth:`round` draws the round's rows and solves its subproblem, and
+    :meth:`result` gives the :class:`ProximalPointResult`. As in memory,
+    entry ``t`` of the history describes :math:`x_t` and the round that
+    produced it.
+
+    Parameters
+    ----------
+    data : _Data
+        The dask arrays and their passes.
+    alpha : float
+        The penalty of the mean form; also the :math:`\\mu` of the radius.
+    n_positive : int
+        Number of rows of positive weight.
+    options : _RoundOptions
+        The hyper-parameters.
+    seed : int
+        The key of the draws.
+    """
+
+    def __init__(self, data, alpha, n_positive, options, seed):
+        self.data, self.alpha, self.options, self.seed = data, alpha, options, seed
+        self.pen = np.ones(data.d, dtype=bool)
+        if data.context.fit_intercept:
+            self.pen[-1] = False
+        self.m = options.sample_size
+        # The mean count of every row in a uniform sample of m rows.
+        self.rate = self.m / n_positive
+        loss = data.context.loss
+        self.smoothness = float(getattr(loss, "second_derivative_bound", 0.25))
+        self.alpha_curvature = alpha if np.any(self.pen) else 0.0
+        self.history = {
+            "objective": [],
+            "grad_norm": [],
+            "prox_weight": [np.nan],
+            "radius": [np.nan],
+            "total_sensitivity": [np.nan],
+            "n_inner_iter": [0],
+            "n_distinct": [0],
+        }
+        self.indices = self.draw_weights = np.empty(0)
+        self.probabilities = None
+        self.scored = options.sampling == "local_sensitivity"
+        self.with_cubes = self.scored and options.scores == "theorem10"
+        # The rows whose Gram matrix stands for C_0's with leverage='sample'.
+        self.gram_rows = None
+        self.converged = self.stalled = False
+        self.best, self.n_no_change, self.total_inner, self.t = np.inf, 0, 0, 0
+        # The centre and what its pass found: set by start and centre.
+        self.x = self.stats = self.gradient = self.grad_norm = None
+        self.speculation = self.candidates = None
+
+    def start(self, x0):
+        """The first centre: ``x0``, or the minimizer on a uniform sample."""
+        options, data = self.options, self.data
+        if x0 is not None:
+            self.x = np.array(x0, dtype=np.float64)
+            if self.scored and options.leverage == "sample":
+                self.gram_rows = data.sample(
+                    _uniform_chunk, (self.seed, 0), self.rate, reads_all=False
                 )[1:]
-        converged = stalled = False
-        best, n_no_change, total_inner, t = np.inf, 0, 0, 0
-        while True:
-            with_cubes = scored and scores == "theorem10"
-            speculation = None
-            if scored and leverage == "sample" and t < max_iter:
-                # The round's draws in the centre's pass, from scores whose
-                # constants are estimated on the sample; kept if they bound
-                # the exact scores, else drawn again in a pass of their own.
-                speculation = _speculative_setup(
-                    data, gram_rows, x, pen, alpha, prox_weight, scores
-                )
-            if speculation is not None:
-                stats, candidates, finite = _speculative_pass(
-                    data, x, with_cubes, speculation, (seed, t + 1), _ENVELOPE * m
-                )
-                if not finite:
-                    speculation = None
-            else:
-                stats = _center_pass(
-                    data, x, with_cubes, scored and leverage == "exact"
-                )
-            objective = stats["value"] + _penalty(x, pen, alpha)
-            gradient = stats["gradient"].copy()
-            gradient[pen] += alpha * x[pen]
-            grad_norm = float(np.linalg.norm(gradient))
-            if not (np.isfinite(objective) and np.isfinite(grad_norm)):
-                raise ValueError(
-                    f"Floating-point overflow at round {t} of the proximal point "
-                    "method: scale the data, for example with "
-                    "sklearn.preprocessing.StandardScaler."
-                )
-            history["objective"].append(objective)
-            history["grad_norm"].append(grad_norm)
-            if verbose:
-                print(
-                    f"Dask pass {data.n_passes}: centre {t}, objective "
-                    f"{objective:.8g}, grad {grad_norm:.3g}"
-                )
-            converged = grad_norm <= tol
-            if objective < best:
-                best, n_no_change = objective, 0
-            else:
-                n_no_change += 1
-            stalled = n_iter_no_change is not None and n_no_change >= n_iter_no_change
-            if converged or stalled or t == max_iter:
-                break
-            t += 1
-            lam = float(
-                math.sqrt(grad_norm) if prox_weight == "sqrt_grad" else prox_weight
-            )
-            radius = grad_norm / (lam + mu)
-            key = (seed, t)
-            total_sensitivity = np.nan
-            how = "drawn uniformly"
-            setup = None
-            if scored:
-                if leverage == "sample":
-                    stats["gram"] = _client_gram(
-                        data, gram_rows, x, stats["extra_scale"]
-                    )
-                setup = _round_setup(
-                    data, gradient, stats, x, pen, alpha, lam, radius, scores
-                )
-                if not _positive_total(setup) and leverage == "sample":
-                    # The sample saw no curvature (a few rows of vanishing
-                    # f''): the Gram matrix of every row, in a pass of its
-                    # own; the speculative scores assumed the sample's.
-                    stats["gram"] = _center_pass(data, x, with_cubes, True)["gram"]
-                    setup = _round_setup(
-                        data, gradient, stats, x, pen, alpha, lam, radius, scores
-                    )
-                    speculation = None
-                if not _positive_total(setup):
-                    # No row has a positive score: nothing to weigh the draws
-                    # by, and this round draws uniformly.
-                    setup = None
-                    how = "drawn uniformly, no positive score"
-            if setup is None:
-                probabilities = None
-                indices, rows, signs, u, draw_weights = data.sample(
-                    _uniform_chunk, key, m / n_positive, reads_all=False
-                )
-            else:
-                total_sensitivity = setup["total"]
-                if speculation is not None and (
-                    _envelope_factor(setup, speculation)
-                    * speculation["total"]
-                    / _ENVELOPE
-                    <= setup["total"] * _ENVELOPE_ROUNDING
-                ):
-                    draws = _thinned(data, candidates, x, setup, m)
-                    how = f"thinned from {len(candidates[0])} candidates"
-                else:
-                    draws = data.sample(_sensitivity_chunk, x, setup, key, m)
-                    how = "drawn in a pass of their own"
-                indices, rows, signs, u, draw_weights = draws
-                probabilities = _lazy_probabilities(data, x, setup)
-            gram_rows = rows, signs, u, draw_weights
-            problem, A_s = _sampled_problem(
-                loss, rows, signs, u, pen, alpha, fit_intercept
-            )
-            coef = draw_weights * u / data.n
-            lipschitz = smoothness * _largest_eigenvalue(A_s, coef)
-            lipschitz += alpha_curvature + 2.0 * lam
-            x, n_steps = _ball_prox_fista(
-                problem,
-                A_s,
-                coef,
-                lam,
+            return
+        self.indices, rows, signs, u, self.draw_weights = data.sample(
+            _uniform_chunk, (self.seed, 0), self.rate, reads_all=False
+        )
+        self.gram_rows = rows, signs, u, self.draw_weights
+        self.x = np.zeros(data.d)
+        if self.indices.size:
+            # The minimizer of (1/n) sum_S w_i u_i f + penalty, in the mean
+            # form of the solver over the sample's rows.
+            self.x = full_batch_lbfgs(
+                data.context.loss,
+                np.ascontiguousarray(rows),
+                alpha=self.alpha,
+                sample_weight=self.draw_weights * u * (self.indices.size / data.n),
+                penalized=self.pen[: data.X.shape[1]],
+                signs=signs,
+                fit_intercept=data.context.fit_intercept,
+                max_iter=options.max_inner_iter * 10,
+                tol=options.tol,
+            ).coef
+        if options.verbose:
+            print(f"Dask pass {data.n_passes}: uniform start, {self.indices.size} rows")
+
+    def centre(self):
+        """The centre's pass and the stopping rules at :math:`x_t`; whether a
+        round follows.
+
+        With ``leverage='sample'`` the pass also draws the next round's rows
+        from scores whose constants are estimated on the last draws; they
+        are kept if they bound the exact scores, else drawn again in a pass
+        of their own (see :meth:`round`).
+        """
+        options, data, x, t = self.options, self.data, self.x, self.t
+        self.speculation = None
+        if self.scored and options.leverage == "sample" and t < options.max_iter:
+            self.speculation = _speculative_setup(
+                data,
+                self.gram_rows,
                 x,
-                radius,
-                lipschitz,
-                max_inner_iter,
-                inner_tol * grad_norm,
+                self.pen,
+                self.alpha,
+                options.prox_weight,
+                options.scores,
             )
-            total_inner += n_steps
-            for key_, value in (
-                ("prox_weight", lam),
-                ("radius", radius),
-                ("total_sensitivity", total_sensitivity),
-                ("n_inner_iter", total_inner),
-                ("n_distinct", len(indices)),
-            ):
-                history[key_].append(value)
-            if verbose:
-                print(
-                    f"Dask pass {data.n_passes}: round {t}, lambda {lam:.3g}, radius "
-                    f"{radius:.3g}, sampled {len(indices)} ({how}), inner steps "
-                    f"{n_steps}"
+        if self.speculation is not None:
+            self.stats, self.candidates, finite = _speculative_pass(
+                data,
+                x,
+                self.with_cubes,
+                self.speculation,
+                (self.seed, t + 1),
+                _ENVELOPE * self.m,
+            )
+            if not finite:
+                self.speculation = None
+        else:
+            self.stats = _center_pass(
+                data, x, self.with_cubes, self.scored and options.leverage == "exact"
+            )
+        objective = self.stats["value"] + _penalty(x, self.pen, self.alpha)
+        self.gradient = self.stats["gradient"].copy()
+        self.gradient[self.pen] += self.alpha * x[self.pen]
+        self.grad_norm = float(np.linalg.norm(self.gradient))
+        if not (np.isfinite(objective) and np.isfinite(self.grad_norm)):
+            raise ValueError(
+                f"Floating-point overflow at round {t} of the proximal point "
+                "method: scale the data, for example with "
+                "sklearn.preprocessing.StandardScaler."
+            )
+        self.history["objective"].append(objective)
+        self.history["grad_norm"].append(self.grad_norm)
+        if options.verbose:
+            print(
+                f"Dask pass {data.n_passes}: centre {t}, objective "
+                f"{objective:.8g}, grad {self.grad_norm:.3g}"
+            )
+        self.converged = self.grad_norm <= options.tol
+        if objective < self.best:
+            self.best, self.n_no_change = objective, 0
+        else:
+            self.n_no_change += 1
+        patience = options.n_iter_no_change
+        self.stalled = patience is not None and self.n_no_change >= patience
+        return not (self.converged or self.stalled or t == options.max_iter)
+
+    def round(self):
+        """Round :math:`t`: its draws and its subproblem from the centre;
+        whether the next centre is evaluated (not after ``max_iter``
+        rounds: that would be a pass of its own)."""
+        options, data = self.options, self.data
+        self.t += 1
+        t = self.t
+        lam = float(
+            math.sqrt(self.grad_norm)
+            if options.prox_weight == "sqrt_grad"
+            else options.prox_weight
+        )
+        radius = self.grad_norm / (lam + self.alpha)
+        total_sensitivity, how, rows, signs, u = self._draws(
+            lam, radius, (self.seed, t)
+        )
+        self.gram_rows = rows, signs, u, self.draw_weights
+        problem, A_s = _sampled_problem(
+            data.context.loss,
+            rows,
+            signs,
+            u,
+            self.pen,
+            self.alpha,
+            data.context.fit_intercept,
+        )
+        coef = self.draw_weights * u / data.n
+        lipschitz = self.smoothness * _largest_eigenvalue(A_s, coef)
+        lipschitz += self.alpha_curvature + 2.0 * lam
+        self.x, n_steps = _ball_prox_fista(
+            problem,
+            A_s,
+            coef,
+            lam,
+            self.x,
+            radius,
+            lipschitz,
+            options.max_inner_iter,
+            options.inner_tol * self.grad_norm,
+        )
+        self.total_inner += n_steps
+        for key, value in (
+            ("prox_weight", lam),
+            ("radius", radius),
+            ("total_sensitivity", total_sensitivity),
+            ("n_inner_iter", self.total_inner),
+            ("n_distinct", len(self.indices)),
+        ):
+            self.history[key].append(value)
+        if options.verbose:
+            print(
+                f"Dask pass {data.n_passes}: round {t}, lambda {lam:.3g}, radius "
+                f"{radius:.3g}, sampled {len(self.indices)} ({how}), inner steps "
+                f"{n_steps}"
+            )
+        if t == options.max_iter:
+            # The last iterate is not evaluated: a pass of its own.
+            self.history["objective"].append(np.nan)
+            self.history["grad_norm"].append(np.nan)
+            return False
+        return True
+
+    def _draws(self, lam, radius, key):
+        """The round's draws: by the scores at the centre, thinned from the
+        speculative ones when they bound them, else in a pass of their own;
+        uniform without positive scores.
+
+        Sets the draws' indices, weights and lazy probabilities, and returns
+        the total of the scores, how the rows were drawn and their rows,
+        signs and weights :math:`u`.
+        """
+        options, data, x, stats = self.options, self.data, self.x, self.stats
+        total_sensitivity = np.nan
+        how = "drawn uniformly"
+        setup = None
+        if self.scored:
+            if options.leverage == "sample":
+                stats["gram"] = _client_gram(
+                    data, self.gram_rows, x, stats["extra_scale"]
                 )
-            if t == max_iter:
-                # The last iterate is not evaluated: a pass of its own.
-                history["objective"].append(np.nan)
-                history["grad_norm"].append(np.nan)
-                break
-    history = {
-        key: np.asarray(value, dtype=np.intp if key.startswith("n_") else np.float64)
-        for key, value in history.items()
-    }
-    result = ProximalPointResult(
-        coef=x,
-        n_iter=t,
-        converged=bool(converged),
-        history=history,
-        sample_indices=np.asarray(indices, dtype=np.intp),
-        sample_weight=np.asarray(draw_weights, dtype=np.float64),
-        sampling_probabilities=probabilities,
-        stalled=stalled,
-    )
-    return result, data.n_passes
+            setup = _round_setup(
+                data,
+                self.gradient,
+                stats,
+                x,
+                self.pen,
+                self.alpha,
+                lam,
+                radius,
+                options.scores,
+            )
+            if not _positive_total(setup) and options.leverage == "sample":
+                # The sample saw no curvature (a few rows of vanishing f''):
+                # the Gram matrix of every row, in a pass of its own; the
+                # speculative scores assumed the sample's.
+                stats["gram"] = _center_pass(data, x, self.with_cubes, True)["gram"]
+                setup = _round_setup(
+                    data,
+                    self.gradient,
+                    stats,
+                    x,
+                    self.pen,
+                    self.alpha,
+                    lam,
+                    radius,
+                    options.scores,
+                )
+                self.speculation = None
+            if not _positive_total(setup):
+                # No row has a positive score: nothing to weigh the draws by,
+                # and this round draws uniformly.
+                setup = None
+                how = "drawn uniformly, no positive score"
+        if setup is None:
+            self.probabilities = None
+            draws = data.sample(_uniform_chunk, key, self.rate, reads_all=False)
+        else:
+            total_sensitivity = setup["total"]
+            speculation = self.speculation
+            if speculation is not None and (
+                _envelope_factor(setup, speculation) * speculation["total"] / _ENVELOPE
+                <= setup["total"] * _ENVELOPE_ROUNDING
+            ):
+                draws = _thinned(data, self.candidates, x, setup, self.m)
+                how = f"thinned from {len(self.candidates[0])} candidates"
+            else:
+                draws = data.sample(_sensitivity_chunk, x, setup, key, self.m)
+                how = "drawn in a pass of their own"
+            self.probabilities = _lazy_probabilities(data, x, setup)
+        self.indices, rows, signs, u, self.draw_weights = draws
+        return total_sensitivity, how, rows, signs, u
+
+    def result(self):
+        """The last iterate, the history and the last round's draws."""
+        history = {
+            key: np.asarray(
+                value, dtype=np.intp if key.startswith("n_") else np.float64
+            )
+            for key, value in self.history.items()
+        }
+        return ProximalPointResult(
+            coef=self.x,
+            n_iter=self.t,
+            converged=bool(self.converged),
+            history=history,
+            sample_indices=np.asarray(self.indices, dtype=np.intp),
+            sample_weight=np.asarray(self.draw_weights, dtype=np.float64),
+            sampling_probabilities=self.probabilities,
+            stalled=self.stalled,
+        )
 
 
 def _lazy_probabilities(data, x, setup):

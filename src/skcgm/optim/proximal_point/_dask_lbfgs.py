@@ -25,11 +25,11 @@ from ._dask import (
     _by_sub_blocks,
     _Context,
     _Data,
-    _raw_weights,
     _rows_checked,
 )
+from ._in_memory import ProximalPointResult, _loss_terms
 from ._lbfgs import lbfgs, lbfgs_history
-from ._solver import ProximalPointResult, _loss_terms
+from ._problem import row_weights
 
 __all__ = ["dask_full_batch_lbfgs"]
 
@@ -43,7 +43,7 @@ def _objective_rows(block, y_block, w_block, start, context, W, positives):
     """
     X = _rows_checked(block, context.check_finite)
     classes, class_weight, _ = context.labels
-    u = _raw_weights(np.asarray(y_block), w_block, classes, class_weight)
+    u = row_weights(np.asarray(y_block), w_block, classes, class_weight)
     u *= context.u_scale
     signs = np.where(np.asarray(y_block)[:, None] == positives[None, :], 1.0, -1.0)
     n_features = X.shape[1]
@@ -214,7 +214,7 @@ def dask_full_batch_lbfgs(
 
 def _positive_weight(labels, w_block=None, *, classes, class_weight):
     """Whether each row of a chunk has a positive weight :math:`s_i`."""
-    return _raw_weights(labels, w_block, classes, class_weight) > 0
+    return row_weights(labels, w_block, classes, class_weight) > 0
 
 
 def _positive_rows(data, classes, class_weight):

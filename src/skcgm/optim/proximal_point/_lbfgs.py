@@ -12,9 +12,9 @@ from ...utils._blocks import single_threaded_blas
 from ...utils._params import StrictInterval
 from ...utils._sklearn_compat import validate_params
 from ...utils._validation import check_vector
-from ._solver import _PROBLEM_CONSTRAINTS, ProximalPointResult, _checked_problem
+from ._in_memory import _PROBLEM_CONSTRAINTS, ProximalPointResult, _checked_problem
 
-__all__ = ["full_batch_lbfgs"]
+__all__ = ["full_batch_lbfgs", "lbfgs", "lbfgs_history", "minimize_lbfgs"]
 
 _CONSTRAINTS = {
     key: _PROBLEM_CONSTRAINTS[key]
@@ -172,6 +172,30 @@ def full_batch_lbfgs(
         start = np.zeros(problem.d)
     else:
         start = check_vector(x0, "x0", problem.d, copy=True)
+    return minimize_lbfgs(problem, start, max_iter=max_iter, tol=tol, verbose=verbose)
+
+
+def minimize_lbfgs(problem, start, *, max_iter, tol, verbose):
+    """:func:`full_batch_lbfgs` on a validated problem, from ``start``.
+
+    Parameters
+    ----------
+    problem : _Problem
+        The objective (``_checked_problem``).
+    start : ndarray of shape (n_coefficients,)
+        The starting point, float64.
+    max_iter : int
+        Largest number of L-BFGS iterations.
+    tol : float
+        Stop when the largest gradient entry is at most ``tol``.
+    verbose : int
+        Print the objective and the gradient norm at every iteration.
+
+    Returns
+    -------
+    result : ProximalPointResult
+        As :func:`full_batch_lbfgs` returns it.
+    """
     objectives, grad_norms = [], []
     last = {}
 

@@ -16,6 +16,8 @@ import scipy.sparse as sp
 from ...utils._blocks import map_row_blocks
 from ._signed_rows_fast import write_rows as _write_rows
 
+__all__ = ["signed_rows", "write_rows"]
+
 
 class _SignedRows:
     """Read-only :math:`A = \\operatorname{diag}(b)\\,[X, \\mathbf 1]`.
@@ -99,24 +101,15 @@ class _SignedRows:
     def __getitem__(self, rows):
         return self.block(rows)
 
-    def block(self, rows, row_scale=None, extra=None, out=None):
-        """Rows ``rows`` of :math:`[\\operatorname{diag}(s) A, e]`, written once.
-
-        ``row_scale`` :math:`s` (None means ones) and the optional last
-        column ``extra`` :math:`e` are full-length vectors indexed by
-        ``rows`` here; the block is a float64 array when either is given,
-        else in the dtype of ``X``, written into ``out`` when given (see
-        :func:`write_rows`).
-        """
-        dtype = self.dtype if row_scale is None and extra is None else np.float64
+    def block(self, rows, out=None):
+        """Rows ``rows`` of :math:`A`, in the dtype of ``X``, written into
+        ``out`` when given (see :func:`write_rows`)."""
         return write_rows(
             self.X,
             rows,
             signs=self.signs,
-            row_scale=row_scale,
             intercept=self.fit_intercept,
-            extra=extra,
-            dtype=dtype,
+            dtype=self.dtype,
             out=out,
         )
 

@@ -8,6 +8,8 @@ from ._result import SumOfMinResult
 from .losses._base import group_weights
 from .losses._mlp import Adam
 
+__all__ = ["AdamLloyd"]
+
 
 class AdamLloyd:
     """Generalized Lloyd whose group step is a few Adam steps.

@@ -7,20 +7,33 @@ the loss family to its chunk, and only small results reach the caller: group
 statistics (``k x d`` sums, ``k x d x d`` moments), counts and a few rows.
 The group statistics of the engine's loss families add up over blocks of
 rows, so the in-memory group minimizer turns their sum into the next
-parameters. dask is imported only when such an array is given.
+parameters. A fit on a dask array binds a :class:`ChunkedProblem`, whose
+runs start from :func:`chunked_initialize` and are solved by
+:class:`ChunkedLloyd`, the registry's 'exact' solver for chunks. dask is
+imported only when such an array is given.
 """
 
 import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_random_state
 
 from ...utils._progress import Progress
 from ...utils._random import MAX_SEED
-from ._engine import sum_of_minimum
 from ._result import SumOfMinResult
 from .losses._base import group_membership
+
+__all__ = [
+    "ChunkedLloyd",
+    "ChunkedProblem",
+    "ChunkedResult",
+    "check_dask_options",
+    "chunked_initialize",
+    "dask_distances",
+    "dask_labels",
+    "dask_objective",
+]
 
 #: Restarts of the seeding and Lloyd's algorithm on the weighted candidates.
 RECLUSTER_INIT = 10
@@ -125,10 +138,85 @@ def _closest_counts(block, y_block, loss, params):
     return np.bincount(labels, minlength=params.shape[0]).astype(np.float64)
 
 
+class ChunkedProblem:
+    """A loss family on the row chunks of a dask array: the problem of a chunked fit.
+
+    What :meth:`~SumOfMinLoss.bind` is to data in memory: every pass binds
+    the loss to each chunk in a task of its own. The loss is first given
+    what its binding needs of the whole data
+    (:meth:`~SumOfMinLoss.for_chunks`); the passes of a run are counted,
+    that binding's and the run's seeding's included.
+
+    Parameters
+    ----------
+    loss : SumOfMinLoss
+        The loss family, unbound.
+    X : dask array of shape (n_samples, n_features)
+        The data, chunked by rows (validated).
+    y : dask array of shape (n_samples,), default=None
+        Its targets, chunked as its rows.
+
+    Attributes
+    ----------
+    loss : SumOfMinLoss
+        The unbound loss every chunk binds.
+    n_samples : int
+        Number of rows.
+    n_passes : int
+        Passes over the data of the current run.
+    """
+
+    def __init__(self, loss, X, y=None):
+        self.loss, self._binding_passes = loss.for_chunks(X, y)
+        self.X, self.y = X, y
+        self.n_samples = X.shape[0]
+        self.n_passes = self._binding_passes
+        # What the solver registry asks of a problem.
+        self.inertia_scale = loss.inertia_scale
+        self.has_group_minimizer = loss.has_group_minimizer
+        self.has_lipschitz_gradient = loss.has_lipschitz_gradient
+        self.has_partition_gradient = loss.has_partition_gradient
+
+    def start_run(self):
+        """Count the passes of a new run from the binding's."""
+        self.n_passes = self._binding_passes
+
+    def map_chunks(self, func, *args, seeds=None):
+        """``func(chunk, y_chunk, *args[, seed])`` for every chunk: one pass."""
+        self.n_passes += 1
+        return _map_chunks(func, self.X, self.y, *args, seeds=seeds)
+
+    def rows(self, indices):
+        """A few rows (and targets), computed: not a pass."""
+        return _rows(self.X, self.y, indices)
+
+
+def chunked_initialize(
+    problem, init, n_clusters, sample_weight, init_score, random_state
+):
+    """Initial parameters of a run on the chunks of a dask array.
+
+    'k-means++' is :func:`oversampled_seeds`, 'uniform' the minimizers of
+    rows drawn uniformly, 'random' the family's random parameters; an array
+    is used as it is. The counterpart of the in-memory seeding's
+    ``initialize`` (its ``sample_weight`` is None: a fit on chunks takes no
+    weights); the run's passes are counted from here.
+    """
+    problem.start_run()
+    if isinstance(init, str) and init == "k-means++":
+        return oversampled_seeds(problem, n_clusters, init_score, random_state)
+    if not isinstance(init, str):
+        return np.asarray(init, dtype=np.float64)
+    indices = np.sort(random_state.choice(problem.n_samples, n_clusters, replace=False))
+    rows, targets = problem.rows(indices)
+    if init == "uniform":
+        return _minimizers(problem.loss, rows, targets, random_state)
+    bound = _bound(problem.loss, rows, targets)
+    return bound.random_params(n_clusters, random_state, np.float64)
+
+
 def oversampled_seeds(
-    X,
-    y,
-    loss,
+    problem,
     n_clusters,
     init_score,
     random_state,
@@ -152,12 +240,8 @@ def oversampled_seeds(
 
     Parameters
     ----------
-    X : dask array of shape (n_samples, n_features)
-        Row-chunked data.
-    y : dask array of shape (n_samples,) or None
-        Targets, chunked as the rows of ``X``.
-    loss : SumOfMinLoss
-        The loss family, unbound.
+    problem : ChunkedProblem
+        The loss family on the chunks.
     n_clusters : int
         Number of seeds.
     init_score : {'gap', 'gradient'}
@@ -173,27 +257,27 @@ def oversampled_seeds(
     Returns
     -------
     seeds : ndarray of shape (n_clusters, *param_shape)
-    n_passes : int
-        Passes over the data.
+        The initial parameters.
     """
-    n_samples = X.shape[0]
-    rows, targets = _rows(X, y, [int(random_state.randint(n_samples))])
+    # The reclustering runs the engine in memory, which imports this module.
+    from ._engine import sum_of_minimum
+
+    loss, n_samples = problem.loss, problem.n_samples
+    rows, targets = problem.rows([int(random_state.randint(n_samples))])
     params = _minimizers(loss, rows, targets, random_state)
-    n_chunks = len(X.chunks[0])
+    n_chunks = len(problem.X.chunks[0])
     scale = 0.0
-    n_passes = 0
     for _ in range(n_rounds + 1):
         seeds = random_state.randint(MAX_SEED, size=n_chunks)
-        parts = _map_chunks(
-            _score_pass, X, y, loss, params, init_score, scale, seeds=seeds
+        parts = problem.map_chunks(
+            _score_pass, loss, params, init_score, scale, seeds=seeds
         )
-        n_passes += 1
         phi = sum(part[0] for part in parts)
         drawn = [part for part in parts if part[1].shape[0]]
         if drawn:
             new_rows = np.vstack([part[1] for part in drawn])
             new_targets = None
-            if y is not None:
+            if problem.y is not None:
                 new_targets = np.concatenate([part[2] for part in drawn])
                 targets = np.concatenate([targets, new_targets])
             rows = np.vstack([rows, new_rows])
@@ -203,13 +287,12 @@ def oversampled_seeds(
         if not phi > 0:
             break
         scale = oversampling * n_clusters / phi
-    weights = np.sum(_map_chunks(_closest_counts, X, y, loss, params), axis=0)
-    n_passes += 1
+    weights = np.sum(problem.map_chunks(_closest_counts, loss, params), axis=0)
     if rows.shape[0] <= n_clusters:
         # Fewer candidates than clusters: rows drawn uniformly fill in.
         extra = np.sort(random_state.choice(n_samples, n_clusters - rows.shape[0]))
-        filler = _minimizers(loss, *_rows(X, y, extra), random_state)
-        return np.concatenate([params, filler]), n_passes
+        filler = _minimizers(loss, *problem.rows(extra), random_state)
+        return np.concatenate([params, filler])
     with warnings.catch_warnings():
         # Too few distinct candidates is reported once, by the fit.
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -223,7 +306,7 @@ def oversampled_seeds(
             n_init=RECLUSTER_INIT,
             random_state=random_state,
         )
-    return result.params, n_passes
+    return result.params
 
 
 def _relocate(loss, statistics, counts, parts, offsets):
@@ -261,8 +344,49 @@ def _relocate(loss, statistics, counts, parts, offsets):
     return statistics, counts
 
 
-def dask_lloyd(X, y, loss, start, max_iter, tol, empty_cluster, progress=None):
-    """:class:`ExactLloyd` on a dask array, pass for pass.
+@dataclass
+class ChunkedResult(SumOfMinResult):
+    """Result of :class:`ChunkedLloyd`: a :class:`SumOfMinResult` of the chunks.
+
+    Its ``labels`` are a lazy dask array chunked as the rows (the partition
+    stays on the workers); the groups' sizes and losses come from the last
+    pass.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (n_clusters,), default=None
+        Number of rows of every group at the final parameters.
+    group_losses : ndarray of shape (n_clusters,), default=None
+        Sum of the smallest losses of every group's rows there.
+    n_passes : int, default=None
+        Passes over the data of the run, its seeding's and its binding's
+        included.
+    **fields : dict
+        The fields of :class:`SumOfMinResult`.
+    """
+
+    counts: np.ndarray = field(default=None, repr=False)
+    group_losses: np.ndarray = field(default=None, repr=False)
+    n_passes: int = None
+
+    def group_sizes(self, n_groups):
+        """Count the rows of every group, from the last pass.
+
+        Parameters
+        ----------
+        n_groups : int
+            Number of groups.
+
+        Returns
+        -------
+        sizes : ndarray of shape (n_groups,)
+            Number of rows of every group.
+        """
+        return self.counts
+
+
+class ChunkedLloyd:
+    """:class:`ExactLloyd` on the chunks of a dask array, pass for pass.
 
     Every iteration assigns the rows of every chunk to their closest
     parameter (eq. 3.6) and gathers the group statistics, on the workers;
@@ -274,136 +398,100 @@ def dask_lloyd(X, y, loss, start, max_iter, tol, empty_cluster, progress=None):
 
     Parameters
     ----------
-    X : dask array of shape (n_samples, n_features)
-        Row-chunked data.
-    y : dask array of shape (n_samples,) or None
-        Targets, chunked as the rows of ``X``.
-    loss : SumOfMinLoss
-        The loss family, unbound, with a group minimizer.
-    start : ndarray of shape (n_clusters, *param_shape)
-    max_iter : int
-    tol : float
-    empty_cluster : {'relocate', 'keep'}
-    progress : Progress, default=None
-
-    Returns
-    -------
-    result : SumOfMinResult
-        With ``labels`` the groups that serve some row (the partition itself
-        stays on the workers, see :func:`dask_labels`).
-    n_passes : int
-        Passes over the data.
-    counts, losses : ndarray of shape (n_clusters,)
-        Rows and sum of their losses of every group at the final parameters.
+    max_iter : int, default=300
+        Maximum number of parameter updates.
+    tol : float, default=1e-4
+        Relative decrease of the objective at which to stop.
+    empty_cluster : {'relocate', 'keep'}, default='relocate'
+        Relocate empty groups, or keep them.
     """
-    progress = Progress(None) if progress is None else progress
-    n_samples = X.shape[0]
-    n_clusters = start.shape[0]
-    offsets = np.concatenate([[0], np.cumsum(X.chunks[0])])[:-1]
-    # The group minimizer uses the family's hyper-parameters only: a loss
-    # bound to one row serves.
-    first, first_target = _rows(X, y, [0])
-    solver = _bound(loss, first, first_target)
-    params = np.asarray(start, dtype=np.float64)
-    history = []
-    previous = None
-    converged = repeated = False
-    n_candidates = n_clusters if empty_cluster == "relocate" else 0
-    for n_iter in range(max_iter + 1):
-        parts = _map_chunks(_lloyd_pass, X, y, loss, params, n_candidates)
-        fields = zip(*(part[0] for part in parts))
-        statistics = tuple(np.sum(field, axis=0) for field in fields)
-        counts = np.sum([part[1] for part in parts], axis=0)
-        losses = np.sum([part[2] for part in parts], axis=0)
-        objective = float(losses.sum()) / n_samples
-        history.append(objective)
-        if previous is not None:
-            repeated = np.array_equal(counts, previous[1]) and all(
-                np.array_equal(a, b) for a, b in zip(statistics, previous[0])
-            )
-            if repeated:
-                progress.iteration(n_iter, objective)
-                progress.converged(n_iter, "strict convergence")
-                converged = True
+
+    #: The name of the solver in the estimators' ``solver`` option.
+    name = "exact"
+    #: The loss capabilities this solver needs.
+    requires = ("has_group_minimizer",)
+
+    def __init__(self, max_iter=300, tol=1e-4, empty_cluster="relocate"):
+        self.max_iter = max_iter
+        self.tol = tol
+        self.empty_cluster = empty_cluster
+
+    def solve(self, problem, start, sample_weight, random_state, progress=None):
+        """Run from ``start`` until the stopping rule or ``max_iter``.
+
+        Parameters
+        ----------
+        problem : ChunkedProblem
+            The loss family on the chunks, with a group minimizer.
+        start : ndarray of shape (n_clusters, \\*param_shape)
+            The initial parameters.
+        sample_weight : None
+            Unused: a fit on chunks takes no weights.
+        random_state : RandomState
+            Unused: the passes are deterministic.
+        progress : Progress, default=None
+            Receives the verbose lines; None is silent.
+
+        Returns
+        -------
+        result : ChunkedResult
+            The run's parameters, lazy labels, objective history, passes,
+            and the groups' sizes and losses at the final parameters.
+        """
+        progress = Progress(None) if progress is None else progress
+        n_clusters = start.shape[0]
+        offsets = np.concatenate([[0], np.cumsum(problem.X.chunks[0])])[:-1]
+        # The group minimizer uses the family's hyper-parameters only: a loss
+        # bound to one row serves.
+        minimizer = _bound(problem.loss, *problem.rows([0]))
+        params = np.asarray(start, dtype=np.float64)
+        history = []
+        previous = None
+        converged = repeated = False
+        n_candidates = n_clusters if self.empty_cluster == "relocate" else 0
+        for n_iter in range(self.max_iter + 1):
+            parts = problem.map_chunks(_lloyd_pass, problem.loss, params, n_candidates)
+            fields = zip(*(part[0] for part in parts))
+            statistics = tuple(np.sum(field, axis=0) for field in fields)
+            counts = np.sum([part[1] for part in parts], axis=0)
+            losses = np.sum([part[2] for part in parts], axis=0)
+            objective = float(losses.sum()) / problem.n_samples
+            history.append(objective)
+            if previous is not None:
+                repeated = np.array_equal(counts, previous[1]) and all(
+                    np.array_equal(a, b) for a, b in zip(statistics, previous[0])
+                )
+                if repeated:
+                    progress.iteration(n_iter, objective)
+                    progress.converged(n_iter, "strict convergence")
+                    converged = True
+                    break
+                last = history[-2]
+                if last - objective <= self.tol * abs(last):
+                    progress.converged(n_iter - 1, "objective within tolerance")
+                    converged = True
+                    break
+            if n_iter == self.max_iter:
                 break
-            last = history[-2]
-            if last - objective <= tol * abs(last):
-                progress.converged(n_iter - 1, "objective within tolerance")
-                converged = True
-                break
-        if n_iter == max_iter:
-            break
-        progress.iteration(n_iter, objective)
-        previous = (statistics, counts)
-        if empty_cluster == "relocate":
-            statistics, counts = _relocate(loss, statistics, counts, parts, offsets)
-        params = solver.group_minimizer(params, statistics, counts)
-    result = SumOfMinResult.from_run(
-        start,
-        params,
-        np.flatnonzero(counts),
-        history,
-        n_iter,
-        converged=converged,
-        partition_repeated=repeated,
-    )
-    return result, len(history), counts, losses
-
-
-def dask_fit(
-    X,
-    y,
-    loss,
-    n_clusters,
-    init,
-    init_score,
-    random_state,
-    max_iter,
-    tol,
-    empty_cluster,
-    progress=None,
-):
-    """Seeding and Lloyd passes of a sum-of-minimum estimator on a dask array.
-
-    ``init`` is 'k-means++' (:func:`oversampled_seeds`), 'uniform' (the
-    minimizers of rows drawn uniformly), 'random' (the family's random
-    parameters) or an array. Returns :func:`dask_lloyd`'s result, passes
-    (seeding included), counts and group losses.
-    """
-    random_state = check_random_state(random_state)
-    n_passes = 0
-    if isinstance(init, str) and init == "k-means++":
-        start, n_passes = oversampled_seeds(
-            X, y, loss, n_clusters, init_score, random_state
+            progress.iteration(n_iter, objective)
+            previous = (statistics, counts)
+            if self.empty_cluster == "relocate":
+                statistics, counts = _relocate(
+                    problem.loss, statistics, counts, parts, offsets
+                )
+            params = minimizer.group_minimizer(params, statistics, counts)
+        return ChunkedResult.from_run(
+            start,
+            params,
+            dask_labels(problem.X, problem.y, problem.loss, params),
+            history,
+            n_iter,
+            converged=converged,
+            partition_repeated=repeated,
+            counts=counts,
+            group_losses=losses,
+            n_passes=problem.n_passes,
         )
-    elif isinstance(init, str):
-        indices = np.sort(random_state.choice(X.shape[0], n_clusters, replace=False))
-        rows, targets = _rows(X, y, indices)
-        if init == "uniform":
-            start = _minimizers(loss, rows, targets, random_state)
-        else:
-            problem = _bound(loss, rows, targets)
-            start = problem.random_params(n_clusters, random_state, np.float64)
-    else:
-        start = np.asarray(init, dtype=np.float64)
-    result, lloyd_passes, counts, losses = dask_lloyd(
-        X, y, loss, start, max_iter, tol, empty_cluster, progress
-    )
-    return result, n_passes + lloyd_passes, counts, losses
-
-
-def best_dask_fit(n_init, *args):
-    """The run of lowest objective of ``n_init`` :func:`dask_fit` runs.
-
-    The runs share ``args``, the random state among them, which draws every
-    run's seeds in turn.
-    """
-    best = None
-    for _ in range(n_init):
-        run = dask_fit(*args)
-        if best is None or run[0].objective < best[0].objective:
-            best = run
-    return best
 
 
 def check_dask_options(**options):
@@ -476,8 +564,3 @@ def dask_objective(X, y, loss, params):
     """The mean smallest loss of the rows of ``X`` at ``params`` (one pass)."""
     parts = _map_chunks(_lloyd_pass, X, y, loss, params, 0)
     return float(sum(part[2].sum() for part in parts)) / X.shape[0]
-
-
-def fit_progress(verbose, quantity, scale):
-    """The verbose lines of a dask fit, in the estimator's words."""
-    return Progress(print if verbose else None, quantity=quantity, scale=scale)

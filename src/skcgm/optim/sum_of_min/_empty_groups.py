@@ -2,6 +2,8 @@
 
 import numpy as np
 
+__all__ = ["relocate_empty", "relocate_parameters"]
+
 
 def relocate_empty(problem, labels, min_losses, sample_weight, n_clusters):
     """Move the samples with the largest gaps into empty groups.

@@ -2,9 +2,10 @@
 
 Implements Algorithms 1-4 and Appendix B.2 of Ding, Chen, Wang and Yin,
 "Efficient algorithms for sum-of-minimum optimization" (ICML 2024), for any
-per-sample loss family of :mod:`skcgm.optim.sum_of_min.losses._base`: the seeding
-lives in :mod:`._sum_of_min_seeding`, the solvers in ``_lloyd_*`` (by name in
-:mod:`._sum_of_min_solvers`) and the restarts in :mod:`._restarts`.
+per-sample loss family of :mod:`skcgm.optim.sum_of_min.losses`: the seeding
+lives in ``_seeding``, the solvers in ``_exact``, ``_gradient``,
+``_momentum`` and ``_adam`` (by name in ``_registry``), the restarts in
+``_restarts`` and the passes over the chunks of a dask array in ``_dask``.
 """
 
 import warnings
@@ -16,11 +17,13 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array, check_random_state
 
+from ...utils._blocks import is_dask_array
 from ...utils._progress import Progress
 from ...utils._sklearn_compat import HasMethods, Interval, StrOptions, validate_params
 from ...utils._validation import check_sample_weight, check_square_range
-from ._registry import SOLVERS, make_solver
-from ._restarts import best_of_restarts, resolve_n_init, warn_if_fewer_distinct
+from ._dask import ChunkedProblem, chunked_initialize
+from ._registry import LOSSES, SOLVERS, make_solver
+from ._restarts import Restarts, resolve_n_init, warn_if_fewer_distinct
 from ._result import SumOfMinResult
 from ._seeding import (
     _seed,
@@ -29,11 +32,17 @@ from ._seeding import (
     initialize,
 )
 from ._weights import normalized_weights
-from .losses._base import KLDivergenceLoss, SquaredEuclideanLoss
 
-LOSSES = {"squared_euclidean": SquaredEuclideanLoss, "kl": KLDivergenceLoss}
-
-__all__ = ["SumOfMinResult", "generalized_kmeans_plusplus", "sum_of_minimum"]
+__all__ = [
+    "SOLVER_CONSTRAINTS",
+    "Naming",
+    "SumOfMinResult",
+    "bind_problem",
+    "check_n_samples",
+    "generalized_kmeans_plusplus",
+    "plan_sum_of_minimum",
+    "sum_of_minimum",
+]
 
 
 class Naming(NamedTuple):
@@ -57,10 +66,18 @@ class Naming(NamedTuple):
     step: str = "eta0"
 
 
-def _resolve_loss(loss, X, y):
-    """Bind a loss given by name or instance to the data."""
+def bind_problem(loss, X, y=None):
+    """The problem of a fit: the loss family bound to the data.
+
+    ``loss`` is a name of :data:`LOSSES` or an instance. Data in memory
+    binds the loss (:meth:`~SumOfMinLoss.bind`); a dask array makes a
+    :class:`~skcgm.optim.sum_of_min._dask.ChunkedProblem`, which binds it
+    to each chunk in the passes of the chunked solvers.
+    """
     if isinstance(loss, str):
         loss = LOSSES[loss]()
+    if is_dask_array(X):
+        return ChunkedProblem(loss, X, y)
     return loss.bind(X, y)
 
 
@@ -104,7 +121,7 @@ def _prepare(X, y, sample_weight, loss, n_clusters):
     # float64 whatever the data's dtype: the engine normalizes them, and
     # weights beyond float32's range are valid for float32 data.
     sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-    problem = _resolve_loss(loss, X, y)
+    problem = bind_problem(loss, X, y)
     check_n_samples(problem, n_clusters)
     return problem, sample_weight
 
@@ -128,45 +145,54 @@ def plan_sum_of_minimum(
     solver,
     n_init,
     naming=None,
+    random_state=None,
+    n_jobs=None,
+    verbose=0,
     **options,
 ):
-    """Check the options of a sum-of-minimum fit; the arguments of its restarts.
+    """Check the options of a sum-of-minimum fit; the restarts that make it.
 
     The validated core shared by :func:`sum_of_minimum` and the estimators:
     ``n_init`` may be 'auto' (see :func:`resolve_n_init`), ``options`` are
     the solver's (those it does not take are ignored) and ``naming`` words
-    the messages for the caller. Returns the keyword arguments of
-    :func:`best_of_restarts` but the random state, jobs and verbosity: the
-    solver object, the initialization, the normalized weights, the number of
-    runs and the verbose lines (which report the inertia where ``naming``
-    says so).
+    the messages for the caller. Returns the :class:`Restarts` of the fit:
+    the solver object (from the registry of the problem's kind, in memory or
+    on the chunks of a dask array), the initialization, the normalized
+    weights, the number of runs and the verbose lines (which report the
+    inertia where ``naming`` says so).
     """
     naming = Naming() if naming is None else naming
     n_init = resolve_n_init(n_init, init, naming)
-    check_n_samples(problem, n_clusters, naming)
-    solver = make_solver(problem, solver, **options)
-    check_init_score(problem, init, init_score)
-    largest = float(sample_weight.max())
-    total_weight = largest * float((sample_weight / largest).sum())
-    sample_weight = normalized_weights(sample_weight, problem.X.dtype)
-    check_weighted_samples(init, sample_weight, n_clusters, naming)
+    if is_dask_array(problem.X):
+        # No weights on the chunks (the estimators refuse them).
+        solver = make_solver(problem, solver, **options)
+        initialize_run, total_weight = chunked_initialize, float(problem.n_samples)
+    else:
+        check_n_samples(problem, n_clusters, naming)
+        solver = make_solver(problem, solver, **options)
+        check_init_score(problem, init, init_score)
+        largest = float(sample_weight.max())
+        total_weight = largest * float((sample_weight / largest).sum())
+        sample_weight = normalized_weights(sample_weight, problem.X.dtype)
+        check_weighted_samples(init, sample_weight, n_clusters, naming)
+        initialize_run = partial(initialize, naming=naming)
     scale = 1.0
     if naming.quantity == "inertia":
         scale = problem.inertia_scale * total_weight
-    return {
-        "solver": solver,
-        "initialize": partial(
-            initialize,
-            init=init,
-            n_clusters=n_clusters,
-            init_score=init_score,
-            naming=naming,
+    return Restarts(
+        problem,
+        solver,
+        partial(
+            initialize_run, init=init, n_clusters=n_clusters, init_score=init_score
         ),
-        "sample_weight": sample_weight,
-        "n_init": n_init,
-        "progress": partial(Progress, quantity=naming.quantity, scale=scale),
-        "naming": naming,
-    }
+        sample_weight,
+        n_init,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        progress=partial(Progress, quantity=naming.quantity, scale=scale),
+        naming=naming,
+    )
 
 
 @validate_params(
@@ -340,7 +366,7 @@ def sum_of_minimum(
     0.125
     """
     problem, sample_weight = _prepare(X, y, sample_weight, loss, n_clusters)
-    plan = plan_sum_of_minimum(
+    restarts = plan_sum_of_minimum(
         problem,
         n_clusters,
         sample_weight,
@@ -355,11 +381,16 @@ def sum_of_minimum(
         n_init=n_init,
         max_iter=max_iter,
         tol=tol,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        verbose=verbose,
     )
-    best = best_of_restarts(
-        problem, **plan, random_state=random_state, n_jobs=n_jobs, verbose=verbose
-    )
-    warn_if_fewer_distinct(best.labels, n_clusters, Naming())
+    with np.errstate(all="ignore"):
+        runs = restarts.in_workers()
+        for arguments in restarts:
+            runs.append(restarts.solver.solve(*arguments))
+    best = restarts.best(runs)
+    warn_if_fewer_distinct(best, n_clusters, Naming())
     return best
 
 

@@ -6,6 +6,8 @@ from ...utils._progress import Progress
 from ._empty_groups import relocate_empty
 from ._result import SumOfMinResult
 
+__all__ = ["ExactLloyd"]
+
 
 def _decreased_enough(previous, current, tol):
     """Whether the relative decrease ``(previous - current) / previous`` <= tol."""

@@ -17,7 +17,18 @@ from ...utils._random import random_orthonormal
 from ...utils._sklearn_compat import Interval, validate_params
 from ...utils._validation import check_sample_weight, check_square_range
 from ._result import SumOfMinResult
-from .losses._base import SumOfMinLoss, _dense_rows
+from .losses._base import SumOfMinLoss, dense_rows
+
+__all__ = [
+    "SubspaceLoss",
+    "SumOfProductSweeps",
+    "centered_moments",
+    "in_data_units",
+    "product_overflow_message",
+    "range_exponent",
+    "rescaled",
+    "sum_of_product_gpca",
+]
 
 # A sample closer than this (relative to its norm) to a subspace lies on it up
 # to the rounding of the QR factorization that built the basis (~d eps).
@@ -79,6 +90,7 @@ def in_data_units(values, exponent, message):
 
 
 def product_overflow_message(n_clusters):
+    """The error of a sum-of-product objective beyond the float64 range."""
     return (
         f"The sum-of-product objective (5.1), a product of n_clusters="
         f"{n_clusters} squared distances, exceeds the float64 range for this "
@@ -237,7 +249,7 @@ class SubspaceLoss(SumOfMinLoss):
         out = np.empty(self.n_samples, dtype=np.float64)
         rtol = _ON_SUBSPACE_RTOL * self.n_features * np.finfo(param.dtype).eps
         for rows in row_blocks(self.n_samples, self.n_features):
-            block = np.asarray(_dense_rows(self.X, rows), dtype=np.float64)
+            block = np.asarray(dense_rows(self.X, rows), dtype=np.float64)
             if offset is not None:
                 block = block - offset
             projections = block @ normal.astype(np.float64, copy=False)
@@ -253,7 +265,7 @@ class SubspaceLoss(SumOfMinLoss):
     def sample_minimizers(self, indices, random_state):
         random_state = check_random_state(random_state)
         indices = np.asarray(indices)
-        samples = np.asarray(_dense_rows(self.X, indices), dtype=np.float64)
+        samples = np.asarray(dense_rows(self.X, indices), dtype=np.float64)
         params = np.empty((indices.shape[0], *self.param_shape()))
         for param, sample in zip(params, samples):
             if self.affine:

@@ -7,6 +7,8 @@ from ._empty_groups import relocate_parameters
 from ._result import SumOfMinResult
 from .losses._base import group_weights
 
+__all__ = ["BestIterate", "GradientLloyd", "LipschitzStep", "stationarity"]
+
 
 def stationarity(problem, vectors, counts):
     """Weighted mean squared norm of per-group vectors, divided by 2L.
@@ -69,7 +71,34 @@ class BestIterate:
         )
 
 
-class GradientLloyd:
+class LipschitzStep:
+    """The step of the gradient solvers: ``eta0``, or a fraction of :math:`1/L`."""
+
+    def step(self, problem):
+        """The step size: ``eta0``, or the one of the convergence theorems.
+
+        When ``eta0`` is None, :math:`c/L`, :math:`L` the Lipschitz constant
+        of the gradients: :math:`c = 1` for :class:`GradientLloyd` (Theorem
+        4.6), :math:`c = 1 - \\beta` for :class:`MomentumLloyd`, so that its
+        acceleration variable takes steps of :math:`1/L` (proof of Theorem
+        D.2).
+
+        Parameters
+        ----------
+        problem : SumOfMinLoss
+            The bound loss family, for its Lipschitz constant :math:`L`.
+
+        Returns
+        -------
+        step : float
+            The step size :math:`\\gamma`.
+        """
+        if self.eta0 is not None:
+            return self.eta0
+        return self._step_fraction() / problem.lipschitz()
+
+
+class GradientLloyd(LipschitzStep):
     """Generalized Lloyd with one gradient step per iteration (Algorithm 2).
 
     The partition is recomputed every ``reclassify_every`` iterations and
@@ -131,22 +160,8 @@ class GradientLloyd:
         self.tol = tol
         self.empty_cluster = empty_cluster
 
-    def step(self, problem):
-        """The step size: ``eta0``, or :math:`1/L` when None.
-
-        Parameters
-        ----------
-        problem : SumOfMinLoss
-            The bound loss family, for its Lipschitz constant :math:`L`.
-
-        Returns
-        -------
-        step : float
-            The step size :math:`\\gamma`.
-        """
-        if self.eta0 is not None:
-            return self.eta0
-        return 1.0 / problem.lipschitz()
+    def _step_fraction(self):
+        return 1.0
 
     def solve(self, problem, start, sample_weight, random_state, progress=None):
         """Run from ``start`` until the stopping rule or ``max_iter``.

@@ -8,8 +8,10 @@ from sklearn.exceptions import ConvergenceWarning
 from ...utils._blocks import row_blocks
 from ...utils._progress import Progress
 from ._empty_groups import relocate_parameters
-from ._gradient import BestIterate, stationarity
+from ._gradient import BestIterate, LipschitzStep, stationarity
 from ._result import SumOfMinResult
+
+__all__ = ["MomentumLloyd"]
 
 
 def _controlled_reclassify(
@@ -77,7 +79,7 @@ def _controlled_reclassify(
     return new_labels, accepted
 
 
-class MomentumLloyd:
+class MomentumLloyd(LipschitzStep):
     """Momentum Lloyd with controlled reclassification (Algorithm 3).
 
     .. math::
@@ -200,24 +202,8 @@ class MomentumLloyd:
         self.tol = tol
         self.empty_cluster = empty_cluster
 
-    def step(self, problem):
-        """The step size: ``eta0``, or :math:`(1 - \\beta)/L` when None.
-
-        Parameters
-        ----------
-        problem : SumOfMinLoss
-            The bound loss family, for its Lipschitz constant :math:`L`.
-
-        Returns
-        -------
-        step : float
-            The step size :math:`\\gamma`.
-        """
-        if self.eta0 is not None:
-            return self.eta0
-        # gamma = (1 - beta)/L, so that the acceleration variable u takes
-        # steps of 1/L (proof of Theorem D.2).
-        return (1.0 - self.momentum) / problem.lipschitz()
+    def _step_fraction(self):
+        return 1.0 - self.momentum
 
     def solve(self, problem, start, sample_weight, random_state, progress=None):
         """Run from ``start`` until the stopping rule or ``max_iter``.

@@ -1,20 +1,37 @@
-"""The sum-of-minimum solvers by name, and the check that a loss can serve one."""
+"""The loss families and solvers by name, and the check that a loss can serve one.
+
+A loss family is a :class:`SumOfMinLoss` subclass in a file of its own: the
+solvers it serves follow from its capability flags, checked here against
+what every solver ``requires``, and an entry of :data:`LOSSES` names it for
+the ``loss`` option.
+"""
 
 import inspect
 import warnings
 
 from sklearn.exceptions import ConvergenceWarning
 
+from ...utils._blocks import is_dask_array
 from ._adam import AdamLloyd
+from ._dask import ChunkedLloyd
 from ._exact import ExactLloyd
 from ._gradient import GradientLloyd
 from ._momentum import MomentumLloyd
+from .losses import KLDivergenceLoss, SquaredEuclideanLoss
+
+__all__ = ["CHUNKED_SOLVERS", "LOSSES", "SOLVERS", "make_solver"]
+
+#: The loss families of the ``loss`` option, by name.
+LOSSES = {"squared_euclidean": SquaredEuclideanLoss, "kl": KLDivergenceLoss}
 
 #: The solvers of the ``solver`` option; a new solver is one more entry.
 SOLVERS = {
     solver.name: solver
     for solver in (ExactLloyd, GradientLloyd, MomentumLloyd, AdamLloyd)
 }
+
+#: The solvers of a problem on the chunks of a dask array, by the same names.
+CHUNKED_SOLVERS = {ChunkedLloyd.name: ChunkedLloyd}
 
 #: What every capability a solver may require means.
 _CAPABILITIES = {
@@ -36,7 +53,8 @@ def _supported(problem):
 def make_solver(problem, solver, **options):
     """The solver object, after checking the loss serves it.
 
-    ``solver`` is a name of :data:`SOLVERS`, built with those of ``options``
+    ``solver`` is a name of :data:`SOLVERS` (of :data:`CHUNKED_SOLVERS` for a
+    problem on the chunks of a dask array), built with those of ``options``
     its constructor takes (the callers pass their whole set), or a solver
     object, used as it is (its own hyper-parameters hold; ``options`` are
     ignored). Refuses a loss family without a capability the solver
@@ -44,7 +62,13 @@ def make_solver(problem, solver, **options):
     assumptions of Theorem 4.7.
     """
     if isinstance(solver, str):
-        cls = SOLVERS[solver]
+        registry = CHUNKED_SOLVERS if is_dask_array(problem.X) else SOLVERS
+        if solver not in registry:
+            raise ValueError(
+                f"solver={solver!r} does not run on this data; use one of "
+                f"{sorted(registry)}."
+            )
+        cls = registry[solver]
         accepted = inspect.signature(cls).parameters
         solver = cls(**{k: v for k, v in options.items() if k in accepted})
     name = getattr(solver, "name", type(solver).__name__)

@@ -4,6 +4,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+__all__ = ["SumOfMinResult"]
+
 
 @dataclass
 class SumOfMinResult:
@@ -98,3 +100,18 @@ class SumOfMinResult:
             init_params=start,
             **flags,
         )
+
+    def group_sizes(self, n_groups):
+        """Count the samples of every group of the partition.
+
+        Parameters
+        ----------
+        n_groups : int
+            Number of groups, those without samples included.
+
+        Returns
+        -------
+        sizes : ndarray of shape (n_groups,)
+            Number of samples of every group in :attr:`labels`.
+        """
+        return np.bincount(self.labels, minlength=n_groups)

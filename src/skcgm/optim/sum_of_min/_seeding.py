@@ -8,6 +8,8 @@ import numpy as np
 
 from ...utils._validation import check_square_range
 
+__all__ = ["check_init_score", "check_weighted_samples", "initialize"]
+
 
 def _seed(problem, n_clusters, sample_weight, init_score, random_state):
     """Generalized k-means++ (Algorithm 1, or Algorithm 4 with gradient scores).

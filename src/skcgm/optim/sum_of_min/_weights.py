@@ -2,17 +2,24 @@
 
 import numpy as np
 
+__all__ = ["inertia", "normalized_weights"]
+
 
 def inertia(problem, objective, sample_weight):
     """scikit-learn's inertia from the paper's objective :math:`F`.
 
     The weighted sum of the losses, scaled by the family's ``inertia_scale``
-    (2 where :math:`f_i` is half a squared distance). A sum beyond float64
-    (huge weights) is refused naming ``sample_weight``: the objective, a
-    weighted mean, does not depend on a common scale of the weights.
+    (2 where :math:`f_i` is half a squared distance); ``sample_weight`` None
+    means unit weights (a fit on the chunks of a dask array). A sum beyond
+    float64 (huge weights) is refused naming ``sample_weight``: the
+    objective, a weighted mean, does not depend on a common scale of the
+    weights.
     """
-    largest = float(sample_weight.max())
-    relative = float((sample_weight / largest).sum())
+    if sample_weight is None:
+        largest, relative = 1.0, float(problem.n_samples)
+    else:
+        largest = float(sample_weight.max())
+        relative = float((sample_weight / largest).sum())
     # The largest factor last, in Python floats (which overflow to inf
     # without numpy's warning): the sum of the weights alone may overflow.
     inertia = problem.inertia_scale * objective * relative * largest

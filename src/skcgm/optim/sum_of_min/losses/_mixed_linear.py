@@ -7,6 +7,8 @@ import scipy.sparse as sp
 from ....utils._blocks import row_blocks
 from ._base import SumOfMinLoss
 
+__all__ = ["MixedLinearLoss"]
+
 #: Smallest Cholesky pivot, relative to its diagonal entry, that the direct
 #: ridge solve accepts: below it the penalty is lost in the rounding of the
 #: Gram, and the eigendecomposition takes over (see _ridge_solve).
@@ -218,6 +220,38 @@ class MixedLinearLoss(SumOfMinLoss):
             self._scale = np.where(sq_norms > 0, scale, 0.0)
             # alpha / (||a_i||^2 + alpha) <= 1 first: alpha * y_i may overflow.
             self._min_values = 0.5 * y64 * y64 * (self.alpha / (sq_norms + self.alpha))
+
+    def for_chunks(self, X, y=None):
+        """Return the loss every chunk of a dask array binds, and the passes it took.
+
+        One pass gives the centroid of the whole data, through which the
+        seeds with an intercept pass (``centroid``), and the mean square of
+        the targets, which the returned copy holds as ``target_mean_square``
+        (the scale of exactly fitted targets).
+
+        Parameters
+        ----------
+        X : dask array of shape (n_samples, n_features)
+            The inputs, chunked by rows.
+        y : dask array of shape (n_samples,), default=None
+            The targets, chunked as the rows of ``X``.
+
+        Returns
+        -------
+        loss : MixedLinearLoss
+            The unbound loss the chunks bind.
+        n_passes : int
+            The passes over the data it took, one.
+        """
+        import dask
+
+        x_mean, y_mean, y_square = dask.compute(
+            X.mean(axis=0), y.mean(), (y * y).mean()
+        )
+        centroid = (x_mean, y_mean) if self.fit_intercept else None
+        loss = MixedLinearLoss(self.alpha, self.fit_intercept, centroid=centroid)
+        loss.target_mean_square = float(y_square)
+        return loss, 1
 
     def param_shape(self):
         return (self._design.shape[1],)

@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ....utils._blocks import row_blocks
-from ._base import SumOfMinLoss, _dense_rows
+from ._base import SumOfMinLoss, dense_rows
 from ._mlp import (
     Adam,
     NetworkLayout,
@@ -13,6 +13,8 @@ from ._mlp import (
     forward,
     gradient_sq_norms,
 )
+
+__all__ = ["MixedMLPLoss"]
 
 
 class MixedMLPLoss(SumOfMinLoss):
@@ -152,7 +154,7 @@ class MixedMLPLoss(SumOfMinLoss):
     def _fit_samples(self, indices, random_state):
         """Adam on every sample's own loss, each from its own random network."""
         params = self.layout.init_params(len(indices), random_state, self.X.dtype)
-        inputs = _dense_rows(self.X, indices)[:, None, :]
+        inputs = dense_rows(self.X, indices)[:, None, :]
         targets = self.y[indices]
         adam = Adam(params.shape, eta0=self.eta0)
         for _ in range(self.seeding_steps):
@@ -178,7 +180,7 @@ class MixedMLPLoss(SumOfMinLoss):
                 outputs, _ = forward(
                     self.layout,
                     params,
-                    _dense_rows(self.X, rows)[:, None, :],
+                    dense_rows(self.X, rows)[:, None, :],
                     self.activation,
                 )
                 residuals = outputs[:, 0].astype(np.float64) - self.y[rows]
@@ -231,7 +233,7 @@ class MixedMLPLoss(SumOfMinLoss):
         targets = np.zeros((n_params, size))
         weights = np.zeros((n_params, size))
         grouped = labels[order]
-        inputs[grouped, slots] = _dense_rows(self.X, order)
+        inputs[grouped, slots] = dense_rows(self.X, order)
         targets[grouped, slots] = self.y[order]
         weights[grouped, slots] = sample_weight[order] * scale[grouped]
         return inputs, targets, weights, filled

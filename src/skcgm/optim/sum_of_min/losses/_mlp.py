@@ -12,6 +12,16 @@ products, not a Python loop.
 import numpy as np
 import scipy.sparse as sp
 
+__all__ = [
+    "ACTIVATIONS",
+    "Adam",
+    "NetworkLayout",
+    "backward",
+    "check_hidden_layer_sizes",
+    "forward",
+    "gradient_sq_norms",
+]
+
 #: Hidden activations, each with its derivative written in terms of its
 #: output, as :class:`sklearn.neural_network.MLPRegressor` writes them.
 ACTIVATIONS = {

@@ -25,15 +25,16 @@ bounds on their *local* sensitivities on the ball: the ridge leverage
 scores of the local quadratic model (Theorem 9) plus a Lipschitz-Hessian
 correction (Theorem 10), with the slips of the printed statements
 corrected (listed in :func:`local_sensitivity_scores` and in the user
-guide); :func:`local_sensitivity_scores` computes the scores and
-:func:`approximate_proximal_point` runs the rounds.
+guide). :func:`local_sensitivity_scores` computes the scores; the rounds of
+:func:`~skcgm.optim.approximate_proximal_point` (and of
+:class:`~skcgm.optim.proximal_point.ProximalPointSolver` in memory) are the
+steps of :class:`_Rounds` here.
 """
 
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
 import math
-import warnings
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
@@ -41,7 +42,6 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import eigh, norm
 from scipy.optimize import brentq
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array, check_random_state
 
 from ...oracles._leverage import (
@@ -54,12 +54,12 @@ from ...utils._blocks import single_threaded_blas
 from ...utils._params import StrictInterval
 from ...utils._sklearn_compat import HasMethods, StrOptions, validate_params
 from ...utils._validation import check_sample_weight, check_vector
-from ._signed_rows import signed_rows, write_rows
+from ._signed_rows import _SignedRows, signed_rows, write_rows
 
 __all__ = [
     "ProximalPointResult",
-    "approximate_proximal_point",
     "local_sensitivity_scores",
+    "sample_gram",
 ]
 
 _LOSS_METHODS = [
@@ -113,6 +113,12 @@ class ProximalPointResult:
     stalled : bool, default=False
         Whether the run stopped because :math:`F(x_t)` had not improved on
         its best value for ``n_iter_no_change`` rounds.
+    n_passes : int or None, default=None
+        Passes over the chunks of a dask array made by the
+        :meth:`~skcgm.optim.proximal_point.ProximalPointSolver.solve` (or
+        :meth:`~skcgm.optim.proximal_point.LBFGSSolver.solve`) call that
+        returned this result, all its one-vs-rest problems together; None
+        in memory.
 
     See Also
     --------
@@ -138,6 +144,7 @@ class ProximalPointResult:
     sample_weight: np.ndarray = field(repr=False)
     sampling_probabilities: np.ndarray = field(repr=False)
     stalled: bool = False
+    n_passes: int = field(default=None, repr=False)
 
 
 # ---------------------------------------------------------------------------
@@ -315,10 +322,16 @@ class _ScaledRows:
     matrix, then one transform per block); building it whole would write a
     scaled copy of the data every round (160 MB at n = 10^6, d = 20) only to
     read it back. ``C[rows]`` for a slice gives the dense float64 block.
+    Lazy signed rows (of ``signed_rows``) are written
+    straight from their ``X``, signs and intercept, scaled as they are
+    written.
     """
 
     def __init__(self, A, row_scale, extra=None):
-        self.A = A
+        if isinstance(A, _SignedRows):
+            self._source = A.X, A.signs, A.fit_intercept
+        else:
+            self._source = A, None, False
         self.row_scale = row_scale
         self.extra = extra
         self.shape = (A.shape[0], A.shape[1] + int(extra is not None))
@@ -329,11 +342,15 @@ class _ScaledRows:
 
     def block(self, rows, out=None):
         """The dense float64 rows ``rows``, written into ``out`` when given."""
-        if hasattr(self.A, "block"):
-            # Lazy signed rows: scale them as they are written.
-            return self.A.block(rows, self.row_scale, self.extra, out=out)
+        X, signs, intercept = self._source
         return write_rows(
-            self.A, rows, row_scale=self.row_scale, extra=self.extra, out=out
+            X,
+            rows,
+            signs=signs,
+            row_scale=self.row_scale,
+            intercept=intercept,
+            extra=self.extra,
+            out=out,
         )
 
 
@@ -359,7 +376,7 @@ def sample_gram(loss, A, u, weights, center, n, extra_scale):
     Examples
     --------
     >>> import numpy as np
-    >>> from skcgm.optim.proximal_point._solver import sample_gram
+    >>> from skcgm.optim.proximal_point._in_memory import sample_gram
     >>> from skcgm.oracles import LogisticLoss
     >>> A = np.random.RandomState(0).standard_normal((40, 3))
     >>> ones = np.ones(40)
@@ -689,7 +706,7 @@ def local_sensitivity_scores(
         so no :math:`O(n d^2)` product is formed. With 'sample', the Gram
         matrix of :math:`C_0` (in the leverage and in :math:`\\eta`) is
         estimated from the weighted rows ``gram_sample``
-        (:func:`~skcgm.optim.proximal_point._solver.sample_gram`), and only the
+        (:func:`~skcgm.optim.proximal_point._in_memory.sample_gram`), and only the
         scores themselves read every row.
     n_components : int, default=None
         CountSketch rows for ``leverage='sketch'`` (None: :math:`20(d+1)`).
@@ -920,438 +937,225 @@ def _static_leverage(problem, leverage, n_components, rng):
     return sketched_leverage(weighted, ridge, n_components, rng)[0]
 
 
-@validate_params(
-    {
-        **_PROBLEM_CONSTRAINTS,
-        "signs": ["array-like", None],
-        "fit_intercept": ["boolean"],
-        "sample_size": [
-            StrictInterval(Integral, 1, None, closed="left"),
-            StrictInterval(Real, 0, 1, closed="right"),
-        ],
-        "sampling": [StrOptions({"local_sensitivity", "uniform", "leverage", "full"})],
-        "scores": [StrOptions({"theorem10", "theorem9", "leverage_only"})],
-        "prox_weight": [
-            StrOptions({"sqrt_grad"}),
-            StrictInterval(Real, 0, None, closed="neither"),
-        ],
-        "radius": [
-            StrOptions({"algorithm2", "lemma12"}),
-            StrictInterval(Real, 0, None, closed="neither"),
-            None,
-        ],
-        "mu": [StrOptions({"auto"}), StrictInterval(Real, 0, None, closed="left")],
-        "max_iter": [StrictInterval(Integral, 0, None, closed="left")],
-        "tol": [StrictInterval(Real, 0, None, closed="left")],
-        "max_inner_iter": [StrictInterval(Integral, 1, None, closed="left")],
-        "n_iter_no_change": [StrictInterval(Integral, 1, None, closed="left"), None],
-        "inner_tol": [StrictInterval(Real, 0, None, closed="left")],
-        "replace": ["boolean"],
-        "x0": ["array-like", None],
-        "callback": [callable, None],
-        "verbose": ["verbose"],
-    },
-    prefer_skip_nested_validation=True,
-)
-def approximate_proximal_point(
-    loss,
-    A,
-    *,
-    alpha,
-    sample_weight=None,
-    penalized=None,
-    signs=None,
-    fit_intercept=False,
-    sample_size=0.1,
-    sampling="local_sensitivity",
-    scores="theorem10",
-    prox_weight="sqrt_grad",
-    radius="algorithm2",
-    mu="auto",
-    max_iter=50,
-    tol=1e-4,
-    n_iter_no_change=None,
-    max_inner_iter=100,
-    inner_tol=1e-3,
-    leverage="exact",
-    n_components=None,
-    replace=True,
-    x0=None,
-    random_state=None,
-    callback=None,
-    verbose=0,
-):
-    """Minimize a GLM finite sum by proximal point rounds on importance samples.
+def _radius(rule, grad_norm, lam, mu, t, prox_weight):
+    """The radius :math:`r_t` of round ``t`` by ``rule`` (Algorithm 2, line 5).
 
-    Algorithm 2 of the paper, with the choices it leaves open (stopping rule,
-    inner solver, starting point) made as below. The objective is
+    A ValueError when a rule's radius overflows: the prox weight is too
+    small for the data.
+    """
+    if rule == "algorithm2":
+        r = grad_norm / (lam + mu)
+    elif rule == "lemma12":
+        r = grad_norm / (2.0 * lam + mu)
+    elif rule is None:
+        return np.inf
+    else:
+        r = float(rule)
+    if np.isinf(r):
+        raise ValueError(
+            f"prox_weight={prox_weight!r} is too small for this data: the "
+            f"radius ||grad F|| / (prox_weight + mu) of round {t} exceeds "
+            "the float64 range (||grad F|| = "
+            f"{grad_norm:.3g}). Use a larger prox_weight or 'sqrt_grad', "
+            "or scale the data."
+        )
+    return r
 
-    .. math::
 
-        F(x) = \\frac1n \\sum_{i=1}^n u_i f(a_i^\\top x)
-        + \\frac{\\alpha}{2} \\|x_{\\mathcal P}\\|^2,
+class _Rounds:
+    """Algorithm 2 in memory on one problem, step by step.
 
-    and round :math:`t = 1, 2, \\dots` (stopping as soon as
-    :math:`g = \\|\\nabla F(x_{t-1})\\| \\le` ``tol``):
-
-    1. prox weight :math:`\\lambda_t = \\sqrt{g}` (line 4) and radius
-       :math:`r_t = g / (\\lambda_t + \\mu)` (line 5; 'lemma12':
-       :math:`g / (2\\lambda_t + \\mu)`, the radius of Lemma 12 that contains
-       the exact proximal point when :math:`F` is :math:`\\mu`-strongly
-       convex and lies inside Algorithm 2's ball);
-    2. probabilities :math:`p_i \\propto s_i` from
-       :func:`local_sensitivity_scores` at :math:`x_{t-1}` (lines 6-7), or
-       the baselines of the paper's Figure 2: uniform over the rows with
-       :math:`u_i > 0`, or static ridge leverage scores of
-       :math:`\\sqrt{u} \\odot A` (ridge :math:`n\\alpha` on the penalized
-       columns), computed once;
-    3. :math:`m` i.i.d. draws with weights :math:`w_i = c_i / (m p_i)`
-       (:func:`~skcgm.oracles.importance_sample`, Definition 2; line 8);
-    4. :math:`x_t` approximately minimizes the subproblem (line 9)
-
-       .. math::
-
-           \\frac1n \\sum_{i \\in S} w_i u_i f(a_i^\\top x)
-           + \\frac{\\alpha}{2}\\|x_{\\mathcal P}\\|^2
-           + \\lambda_t \\|x - x_{t-1}\\|^2
-           \\quad \\text{s.t.} \\quad \\|x - x_{t-1}\\| \\le r_t,
-
-       touching only the sampled rows: projected accelerated gradient (FISTA
-       with gradient restart, step :math:`1/L`,
-       :math:`L = \\frac14 \\lambda_{\\max}(\\frac1n A_S^\\top W A_S) + \\alpha
-       + 2\\lambda_t` for the logistic loss) from :math:`x_{t-1}`, stopped
-       after ``max_inner_iter`` gradient steps or when the gradient mapping
-       is at most ``inner_tol`` :math:`\\times g` (relative to the full
-       gradient norm at the centre, so the accuracy follows the outer
-       progress);
-    5. :math:`\\|\\nabla F(x_t)\\|` on all the data (line 10).
-
-    ``sampling='full'`` uses every row with weight 1: the exact proximal point
-    method (Algorithm 3, or Algorithm 1 with an inexact oracle), the "full
-    batch" baseline of Figure 2(e-f). Its ball contains the exact proximal
-    point whenever Lemma 12's radius does (always with ``radius=None`` or
-    'lemma12' and a true :math:`\\mu`); it stops on the same criterion
-    :math:`\\|\\nabla F(x_t)\\| \\le` ``tol``, so its result is the minimizer
-    of :math:`F` to that tolerance, with no separate polish.
+    The constructor is the setup (the static distributions, the full data's
+    Lipschitz constant for 'full', :math:`F(x_0)`); :meth:`round` runs one
+    round (lines 4-10) and :meth:`result` gives the
+    :class:`ProximalPointResult`. Its caller,
+    :meth:`~skcgm.optim.proximal_point.ProximalPointSolver.minimize`, holds
+    BLAS to one thread and ignores floating-point warnings around the steps.
 
     Parameters
     ----------
-    loss : object
-        The per-sample loss, e.g. :class:`~skcgm.oracles.LogisticLoss` (see
-        :func:`local_sensitivity_scores` for the methods it needs;
-        ``second_derivative_bound`` is the smoothness used in :math:`L`).
-    A : {array-like, sparse matrix} of shape (n_samples, n_features)
-        Rows :math:`a_i = b_i x_i` (labels absorbed; append a column for an
-        intercept and leave it out of ``penalized``). float32 and float64
-        kept, CSR accepted. Not modified.
-    alpha : float
-        L2 penalty :math:`\\alpha \\ge 0` (:math:`\\gamma(x) = \\frac{\\alpha}{2}
-        \\|x_{\\mathcal P}\\|^2`). scikit-learn's
-        ``C * sum(s_i * logloss_i) + ||w||^2 / 2`` is this objective with
-        :math:`u = s` and :math:`\\alpha = 1 / (C n)`.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative weights :math:`u_i`, not all zero; None means ones.
-    penalized : array-like of shape (n_features,) of bool, default=None
-        The penalized coordinates; None means all.
-    signs : array-like of shape (n_samples,), default=None
-        Labels :math:`b_i` (:math:`\\pm 1` for a classifier) multiplying the
-        rows: the solver then works on :math:`a_i = b_i x_i` with ``A``
-        holding the unsigned :math:`x_i`, without a signed copy of ``A``.
-        None means the rows of ``A`` are already signed.
-    fit_intercept : bool, default=False
-        Append a constant, unpenalized coordinate to the rows
-        (:math:`a_i = b_i [x_i, 1]`), again without a copy of dense ``A``;
-        ``x0`` and the returned ``coef`` then have ``n_features + 1``
-        entries, the intercept last.
-    sample_size : int or float, default=0.1
-        Draws :math:`m` per round: an int in [1, n_samples] or a fraction of
-        n_samples in (0, 1] (rounded up). Unused by 'full'.
-    sampling : {'local_sensitivity', 'uniform', 'leverage', 'full'}, \
-            default='local_sensitivity'
-        The distribution of the draws (see above).
-    scores : {'theorem10', 'theorem9', 'leverage_only'}, default='theorem10'
-        Which sensitivity bound 'local_sensitivity' samples by
-        (:func:`local_sensitivity_scores`): Algorithm 2's Theorem 10,
-        Theorem 9's bound for the local quadratic model, or its leverage
-        term alone. Theorem 10's extra term grows like
-        :math:`r_t/\\lambda_t`; with a small fixed ``prox_weight`` it
-        follows the rows of largest norm, and 'theorem9' samples better.
-    prox_weight : 'sqrt_grad' or float, default='sqrt_grad'
-        :math:`\\lambda_t`: :math:`\\sqrt{\\|\\nabla F(x_{t-1})\\|}` (Algorithm 2)
-        or a fixed positive value.
-    radius : {'algorithm2', 'lemma12'}, float or None, default='algorithm2'
-        :math:`r_t`: :math:`g/(\\lambda_t + \\mu)` (Algorithm 2),
-        :math:`g/(2\\lambda_t + \\mu)` (Lemma 12), a fixed positive radius, or
-        None for no ball (the sensitivity scores then use the Lemma 12
-        radius).
-    mu : 'auto' or float, default='auto'
-        Strong-convexity constant :math:`\\mu` of the radius rules; 'auto'
-        means ``alpha``.
-    max_iter : int, default=50
-        Maximum number of rounds.
-    tol : float, default=1e-4
-        Stop when :math:`\\|\\nabla F(x_t)\\|_2 \\le` ``tol``.
-    n_iter_no_change : int, default=None
-        Also stop when :math:`F(x_t)` has not improved on its best value
-        (from :math:`x_0` on) for this many consecutive rounds: the noise
-        floor of a fixed sample size (the additive error of Theorem 14),
-        usually far above any useful ``tol``. None disables the rule.
-    max_inner_iter : int, default=100
-        Maximum gradient steps of the inner solver per round.
-    inner_tol : float, default=1e-3
-        Relative tolerance of the inner solver (see step 4); 0 runs
-        ``max_inner_iter`` steps, as the paper's experiments do.
-    leverage : {'exact', 'sketch', 'sample'}, default='exact'
-        Leverage computation of the 'local_sensitivity' and 'leverage'
-        samplers (:func:`~skcgm.oracles.ridge_leverage_scores`). 'sample'
-        (local sensitivity only) estimates the Gram matrix of :math:`C_0`
-        from the previous round's draws, the first round's from :math:`m`
-        uniform draws (:func:`local_sensitivity_scores`): a round then
-        forms no :math:`n \times d^2` product besides the scores.
-    n_components : int, default=None
-        CountSketch rows for ``leverage='sketch'``.
-    replace : bool, default=True
-        Independent draws (Definition 2) or a Poisson sample without repetition
-        (:func:`~skcgm.oracles.importance_sample`).
-    x0 : array-like of shape (n_features,), default=None
-        Starting point; None means zeros.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the draws and the sketches.
-    callback : callable, default=None
-        Called as ``callback(t, x, grad_norm)`` after every round; returning
-        True stops the run.
-    verbose : int, default=0
-        Print one line per round.
-
-    Returns
-    -------
-    result : ProximalPointResult
-        The last iterate, the number of rounds, the convergence flag, the
-        per-iterate history and the last round's sample.
-
-    Raises
-    ------
-    ValueError
-        For invalid parameters (naming the parameter), an integer
-        ``sample_size`` above n_samples, or all-zero ``sample_weight``.
-
-    See Also
-    --------
-    local_sensitivity_scores : The sensitivity bounds.
-    skcgm.oracles.importance_sample : The draws.
-
-    Notes
-    -----
-    Cost per round: :math:`O(nd)` for the full gradient, plus for
-    'local_sensitivity' the scores (:math:`O(nd^2 + d^3)` with exact
-    leverage, vectorized), plus the inner solver's gradient steps at
-    :math:`O(md)` each on the :math:`m` sampled rows. A
-    :class:`~sklearn.exceptions.ConvergenceWarning` is raised when
-    ``max_iter`` rounds do not bring the gradient norm below ``tol``.
-
-    The passes over all the rows (products, Gram matrices, scores) run on
-    threads over blocks of rows, and everything else is small BLAS calls,
-    so BLAS is held to one thread for the whole run (``callback`` included)
-    and the caller's limits come back on return.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skcgm.optim import approximate_proximal_point
-    >>> from skcgm.oracles import LogisticLoss
-    >>> rng = np.random.RandomState(0)
-    >>> X = rng.standard_normal((1000, 5))
-    >>> y = np.sign(X @ rng.standard_normal(5) + rng.standard_normal(1000))
-    >>> A = y[:, None] * X
-    >>> exact = approximate_proximal_point(
-    ...     LogisticLoss(), A, alpha=1e-2, sampling="full", tol=1e-8)
-    >>> result = approximate_proximal_point(
-    ...     LogisticLoss(), A, alpha=1e-2, sample_size=100, tol=1e-2,
-    ...     random_state=0)
-    >>> result.converged, result.n_iter, len(result.sample_indices) <= 100
-    (True, 31, True)
-    >>> f_star = exact.history["objective"][-1]
-    >>> bool((result.history["objective"][-1] - f_star) / f_star < 1e-3)
-    True
+    solver : ProximalPointSolver
+        The hyper-parameters, with concrete values (no 'auto').
+    problem : _Problem
+        The validated problem.
+    x : ndarray of shape (n_coefficients,)
+        The starting point :math:`x_0`, owned by the run.
+    rng : RandomState
+        The stream of the draws and sketches.
     """
-    problem = _checked_problem(
-        loss, A, sample_weight, penalized, alpha, signs, fit_intercept
-    )
-    A, n, d = problem.A, problem.n, problem.d
-    x = np.zeros(d) if x0 is None else check_vector(x0, "x0", d, copy=True)
-    mu = float(alpha) if mu == "auto" else float(mu)
-    m = _sample_size(sample_size, n) if sampling != "full" else n
-    rng = check_random_state(random_state)
-    # One BLAS thread for the whole run (as scikit-learn's KMeans around its
-    # Lloyd loop): the passes over all the rows run on our own threads
-    # (skcgm.utils._blocks), and the rest are many small BLAS and LAPACK
-    # calls on d x d matrices and on the sample, where BLAS threads cost
-    # more than they gain: numpy and scipy each load an OpenBLAS, and with
-    # their default threads a numpy Gram matrix of 1797 x 66 followed by a
-    # scipy eigh of 66 x 66 took 26-48 ms against 0.8 ms on one thread (2
-    # cores); a default fit on load_digits took 119 s against 7 s.
-    # Overflow (rows or weights of extreme magnitude) is detected by the
-    # explicit checks of the rounds, whatever the caller's numpy error state;
-    # a bound beyond the float64 range is inf by design (see below).
-    with single_threaded_blas(), np.errstate(all="ignore"):
-        u = problem.u
-        positive = np.flatnonzero(u > 0)
-        smoothness = float(getattr(loss, "second_derivative_bound", 0.25))
-        alpha_curvature = problem.alpha if np.any(problem.pen) else 0.0
 
-        probabilities = None
-        gram_sample = None
+    def __init__(self, solver, problem, x, rng):
+        self.solver, self.problem, self.rng = solver, problem, rng
+        sampling, leverage = solver.sampling, solver.leverage
+        u, n = problem.u, problem.n
+        self.m = _sample_size(solver.sample_size, n) if sampling != "full" else n
         if sampling == "leverage" and leverage == "sample":
             raise ValueError(
                 "leverage='sample' estimates the Gram matrix of the local-"
                 "sensitivity scores; sampling='leverage' takes leverage='exact' "
                 "or 'sketch'."
             )
+        self.mu = problem.alpha if solver.mu == "auto" else float(solver.mu)
+        positive = np.flatnonzero(u > 0)
+        self.smoothness = float(getattr(problem.loss, "second_derivative_bound", 0.25))
+        self.alpha_curvature = problem.alpha if np.any(problem.pen) else 0.0
+        self.probabilities = self.gram_sample = None
         if sampling == "local_sensitivity" and leverage == "sample":
-            gram_sample = importance_sample(
-                (u > 0) / float(positive.size), m, random_state=rng, replace=replace
+            self.gram_sample = importance_sample(
+                (u > 0) / float(positive.size),
+                self.m,
+                random_state=rng,
+                replace=solver.replace,
             )
         if sampling == "uniform":
-            probabilities = (u > 0) / float(positive.size)
+            self.probabilities = (u > 0) / float(positive.size)
         elif sampling == "leverage":
-            static = _static_leverage(problem, leverage, n_components, rng)
-            probabilities = _normalized(static, u)
-        indices = weights = np.empty(0)
-        full_lipschitz = None
+            static = _static_leverage(problem, leverage, solver.n_components, rng)
+            self.probabilities = _normalized(static, u)
+        self.indices = self.weights = np.empty(0)
         if sampling == "full":
-            indices, weights = positive, np.ones(positive.size)
-            A_full = A[indices] if positive.size < n else A
-            coef_full = u[indices] / n
-            full_lipschitz = smoothness * _largest_eigenvalue(A_full, coef_full)
-
-        point = problem.evaluate(x)
-        objective, grad_norm = _checked_progress(point, 0)
-        history = {
+            # Every round's subproblem is the full data's: its constants once.
+            self.indices, self.weights = positive, np.ones(positive.size)
+            A_full = problem.A[positive] if positive.size < n else problem.A
+            coef_full = u[positive] / n
+            lipschitz = self.smoothness * _largest_eigenvalue(A_full, coef_full)
+            self.full = A_full, coef_full, lipschitz
+        self.point = problem.evaluate(x)
+        objective, self.grad_norm = _checked_progress(self.point, 0)
+        self.history = {
             "objective": [objective],
-            "grad_norm": [grad_norm],
+            "grad_norm": [self.grad_norm],
             "prox_weight": [np.nan],
             "radius": [np.nan],
             "total_sensitivity": [np.nan],
             "n_inner_iter": [0],
             "n_distinct": [0],
         }
-        if verbose:
+        if solver.verbose:
             print(
                 f"Proximal point round 0: objective {objective:.8g}, grad "
-                f"{grad_norm:.3g}"
+                f"{self.grad_norm:.3g}"
             )
-        converged = grad_norm <= tol
-        best, n_no_change, stalled = objective, 0, False
-        t = 0
-        total_inner = 0
-        while not (converged or stalled) and t < max_iter:
-            t += 1
-            lam = math.sqrt(grad_norm) if prox_weight == "sqrt_grad" else prox_weight
-            lam = float(lam)
-            if radius == "algorithm2":
-                r = grad_norm / (lam + mu)
-            elif radius == "lemma12":
-                r = grad_norm / (2.0 * lam + mu)
-            elif radius is None:
-                r = np.inf
-            else:
-                r = float(radius)
-            if np.isinf(r) and radius is not None:
-                raise ValueError(
-                    f"prox_weight={prox_weight!r} is too small for this data: the "
-                    f"radius ||grad F|| / (prox_weight + mu) of round {t} exceeds "
-                    "the float64 range (||grad F|| = "
-                    f"{grad_norm:.3g}). Use a larger prox_weight or 'sqrt_grad', "
-                    "or scale the data."
-                )
-            total_sensitivity = np.nan
-            if sampling == "local_sensitivity":
-                score_radius = r if np.isfinite(r) else grad_norm / (2.0 * lam + mu)
-                s, info = _local_sensitivity(
-                    problem,
-                    point,
-                    lam,
-                    score_radius,
-                    scores,
-                    leverage,
-                    n_components,
-                    rng,
-                    gram_sample,
-                )
-                total_sensitivity = info["total_sensitivity"]
-                if np.isfinite(total_sensitivity) and total_sensitivity > 0:
-                    probabilities = s / total_sensitivity
-                else:
-                    # beta = inf (Delta = -inf from margins below -709): the
-                    # scores are dominated by, and proportional to, the leverage.
-                    probabilities = _normalized(info["leverage"], u)
-            if sampling != "full":
-                indices, weights = importance_sample(
-                    probabilities, m, random_state=rng, replace=replace
-                )
-                gram_sample = indices, weights
-                A_s = A[indices]
-                coef = weights * u[indices] / n
-                lipschitz = smoothness * _largest_eigenvalue(A_s, coef)
-            else:
-                A_s, coef, lipschitz = A_full, coef_full, full_lipschitz
-            lipschitz += alpha_curvature + 2.0 * lam
-            x, n_steps = _ball_prox_fista(
+        self.converged = self.grad_norm <= solver.tol
+        self.best, self.n_no_change, self.stalled = objective, 0, False
+        self.t = self.total_inner = 0
+
+    def done(self):
+        """Whether the run has stopped: converged, stalled or ``max_iter``."""
+        return self.converged or self.stalled or self.t >= self.solver.max_iter
+
+    def round(self):
+        """Round :math:`t`: the ball, the draws, the subproblem, the new
+        iterate and the stopping rules."""
+        solver, problem = self.solver, self.problem
+        self.t += 1
+        t, grad_norm = self.t, self.grad_norm
+        prox_weight = solver.prox_weight
+        lam = float(math.sqrt(grad_norm) if prox_weight == "sqrt_grad" else prox_weight)
+        r = _radius(solver.radius, grad_norm, lam, self.mu, t, prox_weight)
+        total_sensitivity = np.nan
+        if solver.sampling == "local_sensitivity":
+            # An infinite ball (radius=None) takes the Lemma 12 radius.
+            score_radius = r if np.isfinite(r) else grad_norm / (2.0 * lam + self.mu)
+            scores, info = _local_sensitivity(
                 problem,
-                A_s,
-                coef,
+                self.point,
                 lam,
-                x,
-                r,
-                lipschitz,
-                max_inner_iter,
-                inner_tol * grad_norm,
+                score_radius,
+                solver.scores,
+                solver.leverage,
+                solver.n_components,
+                self.rng,
+                self.gram_sample,
             )
-            total_inner += n_steps
-            point = problem.evaluate(x)
-            objective, grad_norm = _checked_progress(point, t)
-            for key, value in (
-                ("objective", objective),
-                ("grad_norm", grad_norm),
-                ("prox_weight", lam),
-                ("radius", r),
-                ("total_sensitivity", total_sensitivity),
-                ("n_inner_iter", total_inner),
-                ("n_distinct", len(indices)),
-            ):
-                history[key].append(value)
-            if verbose:
-                print(
-                    f"Proximal point round {t}: objective {objective:.8g}, grad "
-                    f"{grad_norm:.3g}, lambda {lam:.3g}, radius {r:.3g}, inner steps "
-                    f"{n_steps}, sampled {len(indices)}"
-                )
-            converged = grad_norm <= tol
-            if objective < best:
-                best, n_no_change = objective, 0
+            total_sensitivity = info["total_sensitivity"]
+            if np.isfinite(total_sensitivity) and total_sensitivity > 0:
+                self.probabilities = scores / total_sensitivity
             else:
-                n_no_change += 1
-            stalled = n_iter_no_change is not None and n_no_change >= n_iter_no_change
-            if callback is not None and callback(t, x, grad_norm) is True:
-                converged = True
-        if not (converged or stalled):
-            warnings.warn(
-                f"approximate_proximal_point did not reach ||grad F|| <= tol={tol} in "
-                f"max_iter={max_iter} rounds (last {grad_norm:.3g}).",
-                ConvergenceWarning,
-                stacklevel=3,
+                # beta = inf (Delta = -inf from margins below -709): the
+                # scores are dominated by, and proportional to, the leverage.
+                self.probabilities = _normalized(info["leverage"], problem.u)
+        A_s, coef, lipschitz = self._subproblem_rows()
+        lipschitz += self.alpha_curvature + 2.0 * lam
+        x, n_steps = _ball_prox_fista(
+            problem,
+            A_s,
+            coef,
+            lam,
+            self.point.x,
+            r,
+            lipschitz,
+            solver.max_inner_iter,
+            solver.inner_tol * grad_norm,
+        )
+        self.total_inner += n_steps
+        self.point = problem.evaluate(x)
+        objective, self.grad_norm = _checked_progress(self.point, t)
+        for key, value in (
+            ("objective", objective),
+            ("grad_norm", self.grad_norm),
+            ("prox_weight", lam),
+            ("radius", r),
+            ("total_sensitivity", total_sensitivity),
+            ("n_inner_iter", self.total_inner),
+            ("n_distinct", len(self.indices)),
+        ):
+            self.history[key].append(value)
+        if solver.verbose:
+            print(
+                f"Proximal point round {t}: objective {objective:.8g}, grad "
+                f"{self.grad_norm:.3g}, lambda {lam:.3g}, radius {r:.3g}, inner "
+                f"steps {n_steps}, sampled {len(self.indices)}"
             )
-    history = {
-        key: np.asarray(value, dtype=np.intp if key.startswith("n_") else np.float64)
-        for key, value in history.items()
-    }
-    return ProximalPointResult(
-        coef=x,
-        n_iter=t,
-        converged=bool(converged),
-        history=history,
-        sample_indices=np.asarray(indices, dtype=np.intp),
-        sample_weight=np.asarray(weights, dtype=np.float64),
-        sampling_probabilities=probabilities,
-        stalled=stalled,
-    )
+        self._stopping_rules(objective, x)
+
+    def _subproblem_rows(self):
+        """The round's rows, their weights :math:`w_j u_j / n` and the
+        subproblem's smoothness, from this round's draws (line 8)."""
+        if self.solver.sampling == "full":
+            return self.full
+        problem = self.problem
+        self.indices, self.weights = importance_sample(
+            self.probabilities,
+            self.m,
+            random_state=self.rng,
+            replace=self.solver.replace,
+        )
+        self.gram_sample = self.indices, self.weights
+        A_s = problem.A[self.indices]
+        coef = self.weights * problem.u[self.indices] / problem.n
+        return A_s, coef, self.smoothness * _largest_eigenvalue(A_s, coef)
+
+    def _stopping_rules(self, objective, x):
+        """The gradient norm against ``tol``, ``n_iter_no_change`` and the
+        callback, after round :math:`t`."""
+        solver = self.solver
+        self.converged = self.grad_norm <= solver.tol
+        if objective < self.best:
+            self.best, self.n_no_change = objective, 0
+        else:
+            self.n_no_change += 1
+        patience = solver.n_iter_no_change
+        self.stalled = patience is not None and self.n_no_change >= patience
+        callback = solver.callback
+        if callback is not None and callback(self.t, x, self.grad_norm) is True:
+            self.converged = True
+
+    def result(self):
+        """The last iterate, the history and the last round's sample."""
+        history = {
+            key: np.asarray(
+                value, dtype=np.intp if key.startswith("n_") else np.float64
+            )
+            for key, value in self.history.items()
+        }
+        return ProximalPointResult(
+            coef=self.point.x,
+            n_iter=self.t,
+            converged=bool(self.converged),
+            history=history,
+            sample_indices=np.asarray(self.indices, dtype=np.intp),
+            sample_weight=np.asarray(self.weights, dtype=np.float64),
+            sampling_probabilities=self.probabilities,
+            stalled=self.stalled,
+        )

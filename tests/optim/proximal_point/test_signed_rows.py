@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from skcgm.optim import approximate_proximal_point
+from skcgm.optim.proximal_point._in_memory import _ScaledRows
 from skcgm.optim.proximal_point._signed_rows import _SignedRows, signed_rows, write_rows
-from skcgm.optim.proximal_point._solver import _ScaledRows
 from skcgm.oracles import LogisticLoss
 
 LOSS = LogisticLoss()

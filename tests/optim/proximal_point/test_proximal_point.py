@@ -16,7 +16,7 @@ from skcgm.optim import (
     approximate_proximal_point,
     local_sensitivity_scores,
 )
-from skcgm.optim.proximal_point._solver import (
+from skcgm.optim.proximal_point._in_memory import (
     _ScaledRows,
     _trust_region_minimum,
     sample_gram,
@@ -848,7 +848,7 @@ def test_proximal_point_runs_with_one_blas_thread_and_restores_the_limit(samplin
     ],
 )
 def test_trust_region_minimum_at_the_ends_of_the_float64_range(eigenvalue, b, radius):
-    from skcgm.optim.proximal_point._solver import _trust_region_minimum
+    from skcgm.optim.proximal_point._in_memory import _trust_region_minimum
 
     value, z = _trust_region_minimum(np.array([[eigenvalue]]), np.array([b]), radius)
     assert np.isfinite(value) and np.isfinite(z).all()

@@ -23,7 +23,7 @@ from skcgm.optim.proximal_point._dask import (
     _speculative_chunk,
     _thinned,
 )
-from skcgm.optim.proximal_point._solver import _matvec, sample_gram
+from skcgm.optim.proximal_point._in_memory import _matvec, sample_gram
 from skcgm.oracles import LogisticLoss
 from skcgm.oracles._leverage import leverage_from_transform, leverage_transform
 

@@ -1,10 +1,11 @@
 """The defaults of the momentum Lloyd solver (issue 18, part E).
 
-The defaults were chosen with ``benchmarks/_defaults_momentum.py``: from the
-same seeding as ``solver='exact'``, the default momentum solver must end within
-2% of exact's inertia on compare's blobs, including the training fold where
-the former default (``size_change_factor=1.5``) ended at 2.87 times exact's
-inertia. A run stopped by ``max_iter`` must say so.
+The defaults were chosen with
+``skcgm.experiments.DEFAULTS_PANELS["momentum"]``: from the same seeding as
+``solver='exact'``, the default momentum solver must end within 2% of exact's
+inertia on compare's blobs, including the training fold where the former
+default (``size_change_factor=1.5``) ended at 2.87 times exact's inertia. A run
+stopped by ``max_iter`` must say so.
 """
 
 import inspect
