@@ -754,10 +754,11 @@ class LocalSensitivityLogistic(_BaseLinearClassifier):
             )
         if is_dask_array(X):
             self._check_params_vs_dask()
-        # alpha = 1 / (C S) of the solver's mean form, S the total weight.
+        # alpha = 1 / (C S) of the solver's mean form, S the total weight; in
+        # Python floats, which overflow to inf without a warning.
         if (
             self.penalty is not None
-            and not float(self.C) * total_weight * (_FLOAT64_MAX) > 1.0
+            and not float(self.C) * total_weight * _FLOAT64_MAX > 1.0
         ):
             raise ValueError(
                 f"C={self.C!r} times the total sample weight "
