@@ -21,6 +21,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ...utils._progress import Progress
 from ...utils._random import MAX_SEED
+from ._exact import ExactLloyd
 from ._result import SumOfMinResult
 from .losses._base import group_membership
 
@@ -385,7 +386,7 @@ class ChunkedResult(SumOfMinResult):
         return self.counts
 
 
-class ChunkedLloyd:
+class ChunkedLloyd(ExactLloyd):
     """:class:`ExactLloyd` on the chunks of a dask array, pass for pass.
 
     Every iteration assigns the rows of every chunk to their closest
@@ -405,16 +406,6 @@ class ChunkedLloyd:
     empty_cluster : {'relocate', 'keep'}, default='relocate'
         Relocate empty groups, or keep them.
     """
-
-    #: The name of the solver in the estimators' ``solver`` option.
-    name = "exact"
-    #: The loss capabilities this solver needs.
-    requires = ("has_group_minimizer",)
-
-    def __init__(self, max_iter=300, tol=1e-4, empty_cluster="relocate"):
-        self.max_iter = max_iter
-        self.tol = tol
-        self.empty_cluster = empty_cluster
 
     def solve(self, problem, start, sample_weight, random_state, progress=None):
         """Run from ``start`` until the stopping rule or ``max_iter``.
