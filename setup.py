@@ -19,6 +19,7 @@ from setuptools.command.build_ext import build_ext
 
 # Modules whose loops use cython.parallel.
 OPENMP_MODULES = {
+    "skcgm.optim.proximal_point._signed_rows_fast",
     "skcgm.optim.sum_of_min._fast",
     "skcgm.utils._openmp",
 }

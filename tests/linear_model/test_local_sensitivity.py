@@ -8,6 +8,7 @@ fits for ``n_jobs``, ``warm_start``, sparse input and weights.
 """
 
 import re
+import sys
 import warnings
 
 import numpy as np
@@ -875,3 +876,33 @@ def test_penalty_beyond_float64_names_c():
     y = np.array([3, -1])
     with pytest.raises(ValueError, match=r"C=1e-300 times the total sample weight"):
         LocalSensitivityLogistic(C=1e-300).fit(X, y, sample_weight=[1e-300, 1e-300])
+
+
+def test_fit_reaches_the_kernel_in_three_calls(monkeypatch):
+    # estimator -> solver object -> a round of Algorithm 2 -> the compiled
+    # pass over X that gives the Gram matrix of the local-sensitivity
+    # matrix, the shape of a fit the architecture asks for; X keeps its name
+    # on the way (the pass reads the user's array, not a copy).
+    from skcgm.optim.proximal_point import _in_memory
+
+    kernel = _in_memory.signed_gram
+    chains, arrays = [], []
+
+    def spy(X, *args):
+        frame, names = sys._getframe(1), []
+        while frame is not None:
+            names.append(frame.f_code.co_name)
+            frame = frame.f_back
+        if "fit" in names:
+            chains.append(names[: names.index("fit") + 1][::-1])
+        arrays.append(X)
+        return kernel(X, *args)
+
+    monkeypatch.setattr(_in_memory, "signed_gram", spy)
+    X, y = make_classification(n_samples=600, n_features=4, random_state=0)
+    LocalSensitivityLogistic(solver="proximal_point", max_iter=2, random_state=0).fit(
+        X, y
+    )
+    assert chains
+    assert min(chains, key=len) == ["fit", "solve", "round"]
+    assert all(array is X for array in arrays)

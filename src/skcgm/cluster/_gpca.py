@@ -35,17 +35,6 @@ from ..utils._validation import check_sample_weight, check_square_range
 __all__ = ["GPCAClusterer"]
 
 
-def _check_orthonormal(init, codim):
-    """Refuse initial normal bases whose columns are not orthonormal."""
-    normals = np.asarray(init, dtype=np.float64)[..., :codim]
-    gram = np.einsum("kdr,kds->krs", normals, normals)
-    if not np.allclose(gram, np.eye(codim), rtol=0, atol=1e-5):
-        raise ValueError(
-            "The normal bases in init must have orthonormal columns "
-            "(init[j, :, :codim].T @ init[j, :, :codim] == I)."
-        )
-
-
 def _labels_and_inertia(problem, params, weights, exponent, name):
     """Nearest subspaces and the inertia, scaled back by :math:`2^e`.
 
@@ -408,7 +397,13 @@ class GPCAClusterer(BaseSumOfMinClusterer):
             )
         if shape != expected:
             return None
-        _check_orthonormal(self.init, codim)
+        normals = np.asarray(self.init, dtype=np.float64)[..., :codim]
+        gram = np.einsum("kdr,kds->krs", normals, normals)
+        if not np.allclose(gram, np.eye(codim), rtol=0, atol=1e-5):
+            raise ValueError(
+                "The normal bases in init must have orthonormal columns "
+                "(init[j, :, :codim].T @ init[j, :, :codim] == I)."
+            )
         if not self.affine:
             return None
         offsets = np.asarray(self.init, dtype=np.float64)[..., codim]

@@ -33,7 +33,7 @@ import numpy as np
 from ..utils._params import RANDOM_STATE, StrictInterval
 from ..utils._random import as_rng
 from ..utils._sklearn_compat import validate_params
-from ..utils._validation import check_vector
+from ..utils._validation import check_matrix, check_vector
 
 __all__ = ["boosted_gradient", "boosted_quadratic", "sample_boosting_z"]
 
@@ -42,28 +42,9 @@ _E = np.e
 _BOOST = 1.0 - 1.0 / np.e
 
 
-def _check_square(value, name, kind):
-    """A new finite, non-empty, square float64 matrix; a ValueError names ``name``.
-
-    ``kind`` completes the message "``name`` must be a square ..." for a
-    value that is not an array of numbers.
-    """
-    try:
-        matrix = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a square {kind}; got {value!r}.") from None
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] == 0:
-        raise ValueError(
-            f"{name} must be a non-empty square matrix; got shape {matrix.shape}."
-        )
-    if not np.all(np.isfinite(matrix)):
-        raise ValueError(f"{name} must contain only finite values.")
-    return matrix
-
-
 def _check_quadratic(H, h):
     """Validated float64 copies of a symmetric ``H`` and a matching ``h``."""
-    H = _check_square(H, "H", "matrix of real numbers")
+    H = check_matrix(H, "H", square=True)
     scale = max(1.0, float(np.max(np.abs(H))))
     if not np.allclose(H, H.T, rtol=0.0, atol=1e-12 * scale):
         raise ValueError("H must be symmetric; pass (H + H.T) / 2.")

@@ -25,7 +25,7 @@ from scipy.sparse.csgraph import connected_components
 from ..utils._params import RANDOM_STATE, StrictInterval
 from ..utils._random import as_rng
 from ..utils._sklearn_compat import validate_params
-from ._boosting import _check_square
+from ..utils._validation import check_matrix
 
 __all__ = [
     "check_gossip_matrix",
@@ -51,7 +51,12 @@ def _check_adjacency(adjacency, name="adjacency"):
         if adjacency.is_directed():
             raise ValueError(f"{name} must be an undirected graph.")
         adjacency = nx.to_numpy_array(adjacency, weight=None)
-    matrix = _check_square(adjacency, name, "adjacency matrix (or a networkx graph)")
+    matrix = check_matrix(
+        adjacency,
+        name,
+        square=True,
+        accepted="a square adjacency matrix (or a networkx graph)",
+    )
     edges = matrix != 0
     np.fill_diagonal(edges, False)
     if not np.array_equal(edges, edges.T):
@@ -137,7 +142,7 @@ def mixing_rate(weights):
     >>> round(mixing_rate(np.array([[0.75, 0.25], [0.25, 0.75]])), 6)
     0.5
     """
-    weights = _check_square(weights, "weights", "matrix")
+    weights = check_matrix(weights, "weights", square=True)
     scale = max(1.0, float(np.max(np.abs(weights))))
     if not np.allclose(weights, weights.T, rtol=0.0, atol=1e-12 * scale):
         raise ValueError("weights must be symmetric.")
@@ -185,7 +190,7 @@ def _gossip_weights(weights, tol, *, negative_slack):
     Symmetry and the row sums are tested to ``tol``, the signs to
     ``negative_slack``; a ValueError names the first violated condition.
     """
-    weights = _check_square(weights, "weights", "matrix")
+    weights = check_matrix(weights, "weights", square=True)
     if np.min(weights) < -negative_slack:
         raise ValueError("weights must be non-negative (Assumption A4).")
     if not np.allclose(weights, weights.T, rtol=0.0, atol=tol):

@@ -49,16 +49,7 @@ __all__ = [
 
 
 def _dense_rows(C, rows):
-    """Rows ``rows`` of ``C`` as a dense float64 array (one block).
-
-    A matrix built on demand (with a ``block(rows, out)`` method) writes the
-    block into the calling thread's scratch buffer: the block is read at
-    once, before the thread's next block.
-    """
-    if hasattr(C, "block"):
-        start, stop, _ = rows.indices(C.shape[0])
-        out = scratch_buffer(stop - start, C.shape[1], C.dtype)
-        return np.asarray(C.block(rows, out=out), dtype=np.float64)
+    """Rows ``rows`` of ``C`` as a dense float64 array (one block)."""
     block = C[rows]
     if sp.issparse(block):
         block = block.toarray()
@@ -70,10 +61,8 @@ def gram_matrix(C):
 
     float32 rows are promoted one block at a time, so the Gram matrix (the
     only quantity whose rounding the scores inherit) is float64 without a
-    float64 copy of ``C``; a matrix built on demand (any object whose
-    ``C[rows]`` gives a block of rows) is read the same way. The blocks run
-    on threads (float64 arrays too: the proximal point solver holds BLAS to
-    one thread).
+    float64 copy of ``C``. The blocks run on threads (float64 arrays too:
+    callers may hold BLAS to one thread).
     """
     p = C.shape[1]
     if sp.issparse(C):
@@ -194,13 +183,10 @@ def leverage_from_transform(C, transform):
     """
     n = C.shape[0]
     scores = np.empty(n)
-    # A matrix built on demand writes its blocks into a scratch buffer of
-    # ours, which the product may overwrite; a slice of an array is copied.
-    in_place = int(hasattr(C, "block"))
 
     def fill(rows):
         block = _dense_rows(C, rows)
-        product = blas.dtrmm(1.0, transform, block.T, lower=1, overwrite_b=in_place)
+        product = blas.dtrmm(1.0, transform, block.T, lower=1)
         scores[rows] = np.einsum("ij,ij->j", product, product)
 
     map_row_blocks(fill, n, C.shape[1])

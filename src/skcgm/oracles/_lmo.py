@@ -45,12 +45,11 @@ from typing import NamedTuple
 
 import numpy as np
 from scipy.optimize import linprog
-from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
 
 from ..utils._params import ParamsMixin, StrictInterval
 from ..utils._sklearn_compat import HasMethods, validate_parameter_constraints
-from ..utils._validation import check_square_range, check_vector
+from ..utils._validation import check_atoms, check_vector
 
 __all__ = [
     "ConvexHullLMO",
@@ -167,11 +166,12 @@ def _radius_property(doc):
 
     The raw value lives in ``__dict__`` so that ``get_params`` returns it
     unchanged (as :func:`sklearn.base.clone` requires); reading it validates
-    every hyper-parameter (``_validate_params`` checks ``radius``).
+    every hyper-parameter (``_validate_params`` checks ``radius``), once per
+    parameter change (:meth:`~skcgm.utils._params.ParamsMixin._ensure_params`).
     """
 
     def fget(self):
-        self._validate_params()
+        self._ensure_params()
         return validated_radius(self)
 
     def fset(self, value):
@@ -184,7 +184,7 @@ def _n_features_property():
     """An ``n_features`` hyper-parameter read back validated."""
 
     def fget(self):
-        self._validate_params()
+        self._ensure_params()
         return _validated_n_features(self)
 
     def fset(self, value):
@@ -261,7 +261,8 @@ class _BaseLMO(ParamsMixin, ABC):
     ``set_params``, clone and repr follow its signature, as for scikit-learn's
     estimators) and declares their ``_parameter_constraints``, which
     ``_validate_params`` checks, with the rules between parameters that no
-    constraint expresses (``lower <= upper``), from every public method: a
+    constraint expresses (``lower <= upper``); every public method calls
+    ``_ensure_params``, which validates once per parameter change, so that a
     bad value raises a ValueError naming it before any work. It implements
     ``_lmo(grad)`` on a validated direction,
     ``_contains(x, tol)``, and the properties ``radius`` and ``n_features``;
@@ -306,7 +307,7 @@ class _BaseLMO(ParamsMixin, ABC):
             The vertex, its index (see the class docstring) and the number of
             candidates scored.
         """
-        self._validate_params()
+        self._ensure_params()
         grad = check_vector(
             grad,
             "grad",
@@ -335,7 +336,7 @@ class _BaseLMO(ParamsMixin, ABC):
         inside : bool
             Whether ``x`` satisfies the constraints of the set up to ``tol``.
         """
-        self._validate_params()
+        self._ensure_params()
         owner = type(self).__name__
         validate_parameter_constraints(
             _TOL, {"tol": tol}, caller_name=f"{owner}.contains"
@@ -347,7 +348,7 @@ class _BaseLMO(ParamsMixin, ABC):
 
     def _validated_point(self, y):
         """The point to project, validated (float64, a copy when converted)."""
-        self._validate_params()
+        self._ensure_params()
         return check_vector(y, "y", self._dimension(), owner=type(self).__name__)
 
     def _dimension(self):
@@ -375,7 +376,7 @@ class _BaseLMO(ParamsMixin, ABC):
     @property
     def contains_origin(self):
         """Whether the origin belongs to the set (the default: always)."""
-        self._validate_params()
+        self._ensure_params()
         return True
 
 
@@ -701,11 +702,7 @@ class ConvexHullLMO(_BaseLMO):
         """
         # The constraints only: the oracle is not fitted yet.
         super()._validate_params()
-        self.atoms_ = check_array(
-            atoms, dtype=[np.float64, np.float32], ensure_min_samples=1,
-            input_name="atoms",
-        )  # fmt: skip
-        check_square_range(self.atoms_, input_name="atoms")
+        self.atoms_ = check_atoms(atoms)
         self.n_atoms_ = self.atoms_.shape[0]
         self.mips_ = (
             None if self.mips is None else copy.deepcopy(self.mips).fit(self.atoms_)
@@ -756,7 +753,7 @@ class ConvexHullLMO(_BaseLMO):
     @property
     def radius(self):
         """Radius R = max_i ||a_i||_2 of the hull (exact); needs ``fit``."""
-        self._validate_params()
+        self._ensure_params()
         return float(np.sqrt(np.einsum("ij,ij->i", self.atoms_, self.atoms_).max()))
 
     @property
@@ -768,5 +765,5 @@ class ConvexHullLMO(_BaseLMO):
     @property
     def contains_origin(self):
         """Whether the origin is in the hull (within ``contains``' default tol)."""
-        self._validate_params()
+        self._ensure_params()
         return self.contains(np.zeros(self.atoms_.shape[1]))

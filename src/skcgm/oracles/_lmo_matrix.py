@@ -132,7 +132,7 @@ class NuclearNormBallLMO(_ProjectionLMO):
     @property
     def n_features(self):
         """Dimension m * n of the flattened matrices."""
-        self._validate_params()
+        self._ensure_params()
         return self._dimension()
 
     def _lmo(self, grad):

@@ -18,7 +18,7 @@ from scipy.optimize import linear_sum_assignment, linprog, minimize
 from sklearn.utils.metaestimators import available_if
 
 from ..utils._params import StrictInterval
-from ..utils._validation import check_square_range, check_vector
+from ..utils._validation import check_matrix, check_square_range, check_vector
 from ._lmo import (
     POSITIVE,
     LMOResult,
@@ -54,20 +54,6 @@ def _solve_lp(owner, c, **constraints):
             f"is not a compact set: give finite bounds ({res.message})"
         )
     raise RuntimeError(f"linprog failed on the LMO of {owner}: {res.message}")
-
-
-def _check_matrix(owner, name, value):
-    """A constraint matrix: a new finite, non-empty 2-D float64 array."""
-    matrix = np.asarray(value)
-    if matrix.ndim != 2 or matrix.dtype.kind not in "biuf" or 0 in matrix.shape:
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be a non-empty 2-D array of "
-            f"reals; got shape {matrix.shape}."
-        )
-    matrix = matrix.astype(np.float64)
-    if not np.isfinite(matrix).all():
-        raise ValueError(f"The '{name}' parameter of {owner} must be finite.")
-    return matrix
 
 
 def _rhs(owner, name, value, n_rows):
@@ -205,6 +191,10 @@ class PolytopeLMO(_BaseLMO):
 
     def _parsed(self):
         """Validated constraints as a dict (0 rows for an absent pair)."""
+        return self._ensure_params()
+
+    def _validate_params(self):
+        """The constraints checked and parsed (see :meth:`_parsed`)."""
         super()._validate_params()
         owner = "PolytopeLMO"
         n_features = None
@@ -219,7 +209,7 @@ class PolytopeLMO(_BaseLMO):
             if A is None:
                 parsed[A_name] = parsed[b_name] = None
                 continue
-            A = _check_matrix(owner, A_name, A)
+            A = check_matrix(A, f"The '{A_name}' parameter of {owner}")
             if n_features is not None and A.shape[1] != n_features:
                 raise ValueError(
                     f"The '{A_name}' parameter of {owner} has {A.shape[1]} columns, "
@@ -234,9 +224,6 @@ class PolytopeLMO(_BaseLMO):
             radius = float(radius)
         parsed.update(lower=lower, upper=upper, n_features=n_features, radius=radius)
         return parsed
-
-    def _validate_params(self):
-        self._parsed()
 
     @property
     def n_features(self):
@@ -526,9 +513,14 @@ class DownClosedPolytopeLMO(_ProjectionLMO):
         self.upper = upper
 
     def _parsed(self):
+        """The validated ``(A, b, upper)``, ``upper`` one entry per column."""
+        return self._ensure_params()
+
+    def _validate_params(self):
+        """The parameters checked and parsed (see :meth:`_parsed`)."""
         super()._validate_params()
         owner = "DownClosedPolytopeLMO"
-        A = _check_matrix(owner, "A", self.A)
+        A = check_matrix(self.A, f"The 'A' parameter of {owner}")
         if np.any(A < 0):
             raise ValueError(f"The 'A' parameter of {owner} must be non-negative.")
         b = _rhs(owner, "b", self.b, A.shape[0])
@@ -543,9 +535,6 @@ class DownClosedPolytopeLMO(_ProjectionLMO):
         if np.any(upper < 0):
             raise ValueError(f"The 'upper' parameter of {owner} must be non-negative.")
         return A, b, np.broadcast_to(upper, A.shape[1])
-
-    def _validate_params(self):
-        self._parsed()
 
     @property
     def n_features(self):
@@ -665,19 +654,19 @@ class BirkhoffLMO(_BaseLMO):
     @property
     def n_features(self):
         """Dimension n**2 of the flattened matrices."""
-        self._validate_params()
+        self._ensure_params()
         return int(self.n) ** 2
 
     @property
     def radius(self):
         """Radius R = sqrt(n), the norm of a permutation matrix (exact)."""
-        self._validate_params()
+        self._ensure_params()
         return math.sqrt(self.n)
 
     @property
     def contains_origin(self):
         """Whether the origin belongs to the set: never."""
-        self._validate_params()
+        self._ensure_params()
         return False
 
     def _lmo(self, grad):
@@ -765,6 +754,11 @@ class ProductLMO(_BaseLMO):
         self.lmos = lmos
 
     def _sizes(self):
+        """The validated dimensions of the factors."""
+        return self._ensure_params()
+
+    def _validate_params(self):
+        """The factors checked; their dimensions (see :meth:`_sizes`)."""
         super()._validate_params()
         lmos = self.lmos
         if len(lmos) == 0:
@@ -786,15 +780,12 @@ class ProductLMO(_BaseLMO):
                     "no dimension; pass n_features=... to it."
                 )
             sizes.append(int(n_features))
-        return sizes
+        return tuple(sizes)
 
     def _blocks(self):
         sizes = self._sizes()
         ends = np.cumsum(sizes)
         return [slice(end - size, end) for size, end in zip(sizes, ends)]
-
-    def _validate_params(self):
-        self._sizes()
 
     @property
     def n_features(self):
@@ -804,13 +795,13 @@ class ProductLMO(_BaseLMO):
     @property
     def radius(self):
         """Radius R = sqrt(sum_k R_k**2) (exact when every R_k is)."""
-        self._validate_params()
+        self._ensure_params()
         return math.sqrt(sum(lmo.radius**2 for lmo in self.lmos))
 
     @property
     def contains_origin(self):
         """Whether the origin belongs to every factor."""
-        self._validate_params()
+        self._ensure_params()
         return all(lmo.contains_origin for lmo in self.lmos)
 
     def _lmo(self, grad):

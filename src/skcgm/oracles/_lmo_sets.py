@@ -109,11 +109,16 @@ class BoxLMO(_ProjectionLMO):
         self.n_features = n_features
 
     def _bounds(self):
-        """``(lower, upper, n_features)``, bounds 0-d or 1-D, checked.
+        """``(lower, upper, n_features)``, bounds 0-d or 1-D, validated."""
+        return self._ensure_params()
 
-        The checks that no constraint expresses: the entries of the bounds,
-        their lengths and ``lower <= upper``.
+    def _validate_params(self):
+        """The constraints, and the checks that no constraint expresses.
+
+        The entries of the bounds, their lengths and ``lower <= upper``;
+        returns the bounds parsed (see :meth:`_bounds`).
         """
+        super()._validate_params()
         lower = bound_array("BoxLMO", "lower", self.lower)
         upper = bound_array("BoxLMO", "upper", self.upper)
         n_features = self.__dict__["n_features"]
@@ -135,17 +140,12 @@ class BoxLMO(_ProjectionLMO):
             )
         return lower, upper, n_features
 
-    def _validate_params(self):
-        super()._validate_params()
-        self._bounds()
-
     def _dimension(self):
         return self._bounds()[2]
 
     @property
     def n_features(self):
         """Dimension of the box: ``n_features``, or an array bound's length, or None."""
-        super()._validate_params()
         return self._dimension()
 
     @n_features.setter
@@ -165,7 +165,6 @@ class BoxLMO(_ProjectionLMO):
     @property
     def radius(self):
         """Radius :math:`R = \\|\\max(|l|, |u|)\\|_2` of the box (needs d)."""
-        super()._validate_params()
         lower, upper, n_features = self._bounds()
         if n_features is None:
             raise ValueError(
@@ -178,7 +177,6 @@ class BoxLMO(_ProjectionLMO):
     @property
     def contains_origin(self):
         """Whether the origin belongs to the box (l <= 0 <= u)."""
-        super()._validate_params()
         lower, upper, _ = self._bounds()
         return bool(np.all(lower <= 0) and np.all(upper >= 0))
 
@@ -264,7 +262,7 @@ class LinfBallLMO(_NFeaturesLMO):
     @property
     def radius(self):
         """Radius R = b sqrt(n_features) of the ball (exact; needs n_features)."""
-        self._validate_params()
+        self._ensure_params()
         bound = self._bound()
         n_features = _validated_n_features(self)
         if n_features is None:
@@ -591,7 +589,7 @@ class KSparseLMO(_NFeaturesLMO):
     @property
     def radius(self):
         """Radius R = b sqrt(min(k, d)); the bound b sqrt(k) when d is unknown."""
-        self._validate_params()
+        self._ensure_params()
         n_nonzero, bound = self._params()
         n_features = _validated_n_features(self)
         if n_features is not None:

@@ -36,7 +36,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils._params import ParamsMixin, StrictInterval
 from ..utils._sklearn_compat import validate_params
-from ..utils._validation import check_square_range
+from ..utils._validation import check_atoms, check_square_range
 from ._mips_fast import best_inner_product, hamming_distances, union_candidates
 
 __all__ = [
@@ -61,21 +61,6 @@ _NOT_FITTED = (
 )
 
 
-def _check_atoms(atoms):
-    """Validate ``atoms`` as a finite dense 2-D float array.
-
-    Their squared norms (the padding, the scores) must stay in range.
-    """
-    atoms = check_array(
-        atoms,
-        dtype=[np.float64, np.float32],
-        accept_sparse=False,
-        input_name="atoms",
-    )
-    check_square_range(atoms, input_name="atoms")
-    return atoms
-
-
 class _BaseMIPS(ParamsMixin):
     """Atoms, their validation and the fitted-state check of the MIPS indexes.
 
@@ -85,7 +70,7 @@ class _BaseMIPS(ParamsMixin):
 
     def _fit_atoms(self, atoms):
         self._validate_params()
-        atoms = _check_atoms(atoms)
+        atoms = check_atoms(atoms)
         self.atoms_ = atoms
         self.n_atoms_, self.n_features_in_ = atoms.shape
         return atoms
@@ -588,7 +573,7 @@ def fw_atom_transform(atoms):
     >>> fw_atom_transform([[1.0, 2.0]])
     array([[-1., -2.,  1.]])
     """
-    atoms = _check_atoms(atoms)
+    atoms = check_atoms(atoms)
     ones = np.ones((atoms.shape[0], 1), dtype=atoms.dtype)
     return np.hstack([-atoms, ones])
 
@@ -643,7 +628,7 @@ def sphere_pad_atoms(atoms, max_norm=None, return_max_norm=False):
     array([[0.6, 0.8, 0. ],
            [0. , 0.6, 0.8]])
     """
-    atoms = np.asarray(_check_atoms(atoms), dtype=np.float64)
+    atoms = np.asarray(check_atoms(atoms), dtype=np.float64)
     sq_norms = np.einsum("ij,ij->i", atoms, atoms)
     largest = float(np.sqrt(sq_norms.max()))
     if max_norm is None:

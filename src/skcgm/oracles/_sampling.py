@@ -19,6 +19,7 @@ from sklearn.utils import check_random_state
 
 from ..utils._params import StrictInterval
 from ..utils._sklearn_compat import validate_params
+from ..utils._validation import check_vector
 
 __all__ = ["importance_sample"]
 
@@ -143,13 +144,8 @@ def importance_sample(p, m, random_state=None, replace=True):
     >>> importance_sample(p, 2, random_state=1, replace=False)
     (array([0, 2]), array([1., 2.]))
     """
-    p = np.asarray(p, dtype=np.float64)
-    if p.ndim != 1 or p.shape[0] == 0:
-        raise ValueError(
-            f"The 'p' parameter of importance_sample must be a non-empty 1-D array; "
-            f"got shape {p.shape}."
-        )
-    if not np.all(np.isfinite(p)) or np.any(p < 0):
+    p = check_vector(p, "The 'p' parameter of importance_sample")
+    if np.any(p < 0):
         raise ValueError(
             "The 'p' parameter of importance_sample must be finite and non-negative."
         )

@@ -9,6 +9,13 @@ included (``lmo__radius``), so :func:`sklearn.base.clone` copies them deeply;
 the repr shows the parameters changed from their defaults, a notebook shows
 scikit-learn's HTML diagram with its parameter table, and the fitted state
 lives in attributes ending in ``_``.
+
+The oracles check their parameters from every public method (an LMO call, a
+projection, ``radius``), but only once per parameter change:
+:meth:`~ParamsMixin._ensure_params` runs ``_validate_params`` at the first
+call and again only after a parameter of some object was set (``__init__``,
+``set_params`` or an assignment ``lmo.radius = 2.0``), so that a bad value
+still raises before any work.
 """
 
 # Authors: The skcgm developers
@@ -16,6 +23,7 @@ lives in attributes ending in ``_``.
 
 import functools
 import inspect
+import itertools
 
 import numpy as np
 from sklearn.utils import Tags, TargetTags, estimator_html_repr
@@ -63,11 +71,30 @@ def _init_param_names(cls):
 
 
 @functools.cache
+def _init_param_set(cls):
+    """The parameter names of ``cls.__init__``, as a frozenset."""
+    return frozenset(_init_param_names(cls))
+
+
+# The version of the parameters of all the objects: every assignment of a
+# parameter (``__init__``, ``set_params``, ``obj.param = value``), of any
+# object, takes a new one from the counter (thread-safe in CPython). An
+# object's validation is current while the version it was made at is: a
+# change of a component (``ProductLMO``'s factors, a learner's ``lmo``)
+# invalidates its holder too, with no walk over the components.
+_VERSIONS = itertools.count(1)
+_PARAMS_VERSION = [0]
+
+
+def _bump_params_version():
+    _PARAMS_VERSION[0] = next(_VERSIONS)
+
+
+@functools.cache
 def _constraint_objects(cls):
     """``(name, constraints)`` of the constrained parameters of ``cls``.
 
-    scikit-learn's constraint objects, made once a class: the oracles
-    validate their parameters at every call.
+    scikit-learn's constraint objects, made once a class.
     """
     constraints = cls._parameter_constraints
     return tuple(
@@ -101,7 +128,11 @@ class ParamsMixin(ReprHTMLMixin):
 
     ``get_params``, ``set_params`` and ``_validate_params`` behave as those of
     :class:`sklearn.base.BaseEstimator`; a subclass declares
-    ``_parameter_constraints`` to use the last one.
+    ``_parameter_constraints`` to use the last one, and extends
+    ``_validate_params`` with the rules between parameters that no constraint
+    expresses (it may return the parameters parsed, e.g. bounds as arrays).
+    Public methods call :meth:`_ensure_params`, which validates once per
+    parameter change.
     """
 
     _html_repr = estimator_html_repr
@@ -180,14 +211,46 @@ class ParamsMixin(ReprHTMLMixin):
             valid_params[key].set_params(**sub_params)
         return self
 
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if name in _init_param_set(type(self)):
+            # A parameter changed: every cached validation is out of date.
+            _bump_params_version()
+
+    def __getstate__(self):
+        # The cache's version counts changes in this process only: a copy
+        # (pickled to a joblib worker, deep-copied) validates afresh.
+        state = self.__dict__.copy()
+        state.pop("_params_cache", None)
+        return state
+
+    def _ensure_params(self):
+        """Validate the parameters once per change; ``_validate_params``' result.
+
+        The first call runs :meth:`_validate_params` and caches what it
+        returns (None, or the parameters parsed); the next calls return the
+        cache until a parameter of any object is set (``__init__``,
+        ``set_params``, an assignment), which makes the next call validate
+        again. A parameter changed in place (an entry of an array, an item
+        of a list) is not seen: assign the new value instead. A validation
+        that raises caches nothing.
+        """
+        version = _PARAMS_VERSION[0]
+        cache = self.__dict__.get("_params_cache")
+        if cache is not None and cache[0] == version:
+            return cache[1]
+        parsed = self._validate_params()
+        self.__dict__["_params_cache"] = (version, parsed)
+        return parsed
+
     def _validate_params(self):
         """Check the parameters against ``_parameter_constraints``.
 
         Raises an ``InvalidParameterError`` (a ValueError and a TypeError)
         naming the first invalid parameter, in scikit-learn's wording. The
-        oracles call it from every public method: the constraint objects are
-        made once a class, and scikit-learn's ``validate_parameter_constraints``
-        is only called to word the error.
+        constraint objects are made once a class, and scikit-learn's
+        ``validate_parameter_constraints`` is only called to word the error.
+        Public methods call :meth:`_ensure_params` rather than this.
         """
         raw = self.__dict__
         for name, constraints in _constraint_objects(type(self)):

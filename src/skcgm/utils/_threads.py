@@ -34,6 +34,7 @@ inside a fit, the threads a kernel actually ran on
 import os
 import threading
 import time
+from contextlib import contextmanager
 from functools import lru_cache
 
 from joblib import cpu_count
@@ -167,14 +168,22 @@ class ThreadChooser:
     idle during a
     fit is thus followed. Runs that pay for starting or waking threads are
     not counted: the first run on each count, and a run that follows the
-    previous one after more than :data:`WARM_GAP` seconds, when idle OpenMP
+    previous one after more than ``warm_gap`` seconds, when idle OpenMP
     threads have gone to sleep (such a run takes the best count). The
     region's result must not depend on its thread count.
+
+    A region that never follows itself within :data:`WARM_GAP` (one pass of
+    a round that does other work between its passes) always wakes its
+    threads, and their waking, and their spinning after the region while
+    the round goes on, are part of its cost: such a region is chosen with
+    ``warm_gap=math.inf``, every run counted.
 
     Parameters
     ----------
     work : float
         The region's work, as :func:`region_threads` takes it.
+    warm_gap : float, default=WARM_GAP
+        The longest pause, in seconds, after which a run still counts.
 
     Examples
     --------
@@ -188,8 +197,9 @@ class ThreadChooser:
     1
     """
 
-    def __init__(self, work):
+    def __init__(self, work, warm_gap=WARM_GAP):
         self.work = work
+        self.warm_gap = warm_gap
         self._started = set()
         self._times = {}
         self._interval = _FIRST_INTERVAL
@@ -214,7 +224,7 @@ class ThreadChooser:
         top = region_threads(self.work)
         self._counted = (
             self._last_end is not None
-            and time.perf_counter() - self._last_end <= WARM_GAP
+            and time.perf_counter() - self._last_end <= self.warm_gap
         )
         if top == 1:
             self._trial = None
@@ -277,6 +287,31 @@ class ThreadChooser:
         times.append(seconds)
         del times[:-_KEPT_TIMES]
 
+    @contextmanager
+    def timed(self):
+        """The thread count of a run of the region, timed and recorded.
+
+        :meth:`threads`, then :meth:`record` with the wall time of the
+        ``with`` block; a block that raises is not recorded.
+
+        Yields
+        ------
+        n_threads : int
+            The count to run the region on.
+
+        Examples
+        --------
+        >>> from skcgm.utils._threads import ThreadChooser
+        >>> chooser = ThreadChooser(work=1)
+        >>> with chooser.timed() as n_threads:
+        ...     n_threads
+        1
+        """
+        n_threads = self.threads()
+        start = time.perf_counter()
+        yield n_threads
+        self.record(n_threads, time.perf_counter() - start)
+
     def _trial_cost(self, count):
         # A trial is two runs on the count tried.
         return 2 * self._median(count)
@@ -305,7 +340,7 @@ _choosers_lock = threading.Lock()
 _MAX_CHOOSERS = 64
 
 
-def thread_chooser(kernel, work):
+def thread_chooser(kernel, work, warm_gap=WARM_GAP):
     """The process's :class:`ThreadChooser` of ``kernel`` at ``work``.
 
     Shared by every call with the same key, so that what one fit measured
@@ -317,6 +352,8 @@ def thread_chooser(kernel, work):
         The name of the kernel.
     work : float
         The work of one of its regions.
+    warm_gap : float, default=WARM_GAP
+        Passed to :class:`ThreadChooser`.
 
     Returns
     -------
@@ -330,7 +367,7 @@ def thread_chooser(kernel, work):
     """
     key = (kernel, work)
     with _choosers_lock:
-        chooser = _choosers.pop(key, None) or ThreadChooser(work)
+        chooser = _choosers.pop(key, None) or ThreadChooser(work, warm_gap)
         _choosers[key] = chooser
         while len(_choosers) > _MAX_CHOOSERS:
             del _choosers[next(iter(_choosers))]

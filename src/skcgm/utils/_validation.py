@@ -9,14 +9,16 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils import assert_all_finite
+from sklearn.utils import assert_all_finite, check_array
 
 from ._magnitude import contiguous_largest_magnitude
 from ._math import MAX_RADIUS
 from ._sklearn_compat import _check_feature_names, _check_sample_weight
 
 __all__ = [
+    "check_atoms",
     "check_dask_data",
+    "check_matrix",
     "check_sample_weight",
     "check_square_range",
     "check_vector",
@@ -150,6 +152,106 @@ def check_vector(
             f"{name} must contain only finite values (no NaN or infinity)."
         )
     return array
+
+
+def check_matrix(x, name, *, square=False, accepted=None):
+    """A new non-empty 2-D float64 array of finite reals, or a ValueError.
+
+    The ValueError names ``name`` and what is accepted. The matrix
+    counterpart of :func:`check_vector`, for matrices given as parameters or
+    arguments (constraint matrices, quadratic forms, gossip and adjacency
+    matrices), with the same rules: integer and bool entries become float64,
+    other dtypes are refused.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_rows, n_columns)
+        The matrix.
+    name : str
+        Its name in the error messages (``"H"``, or ``"The 'A' parameter of
+        PolytopeLMO"``).
+    square : bool, default=False
+        Whether the matrix must be square.
+    accepted : str or None, default=None
+        What is accepted, named in the message for a value that is not an
+        array of real numbers; None means "a 2-D array of real numbers" (or
+        "a square matrix of real numbers").
+
+    Returns
+    -------
+    matrix : ndarray of shape (n_rows, n_columns)
+        The validated matrix, a new array.
+
+    Examples
+    --------
+    >>> from skcgm.utils._validation import check_matrix
+    >>> check_matrix([[1, 0], [0, 1]], "H", square=True)
+    array([[1., 0.],
+           [0., 1.]])
+    >>> check_matrix([[1.0, 0.0]], "H", square=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: H must be a non-empty square matrix; got shape (1, 2).
+    """
+    kind = "square matrix" if square else "2-D array"
+    try:
+        array = np.asarray(x)
+    except (TypeError, ValueError):  # a ragged sequence
+        array = None
+    if array is None or array.dtype.kind not in "biuf":
+        got = f"{x!r}" if array is None else f"dtype {array.dtype}"
+        accepted = f"a {kind} of real numbers" if accepted is None else accepted
+        raise ValueError(f"{name} must be {accepted}; got {got}.")
+    if (
+        array.ndim != 2
+        or 0 in array.shape
+        or (square and array.shape[0] != array.shape[1])
+    ):
+        raise ValueError(f"{name} must be a non-empty {kind}; got shape {array.shape}.")
+    matrix = array.astype(np.float64, copy=True)
+    if not np.isfinite(matrix).all():
+        raise ValueError(
+            f"{name} must contain only finite values (no NaN or infinity)."
+        )
+    return matrix
+
+
+def check_atoms(atoms, *, input_name="atoms"):
+    """Validate points to search or span: a dense 2-D float array in range.
+
+    :func:`sklearn.utils.check_array` (finite, at least one row, float32
+    kept, other dtypes as float64, no sparse matrix), then
+    :func:`check_square_range`: the oracles over atoms (a convex hull, a
+    maximum-inner-product index) form their squared norms and inner
+    products.
+
+    Parameters
+    ----------
+    atoms : array-like of shape (n_atoms, n_features)
+        The atoms.
+    input_name : str, default="atoms"
+        The name of the input in the error messages.
+
+    Returns
+    -------
+    atoms : ndarray of shape (n_atoms, n_features)
+        The validated atoms, float32 or float64.
+
+    Examples
+    --------
+    >>> from skcgm.utils._validation import check_atoms
+    >>> check_atoms([[0, 1], [1, 0]])
+    array([[0., 1.],
+           [1., 0.]])
+    """
+    atoms = check_array(
+        atoms,
+        dtype=[np.float64, np.float32],
+        accept_sparse=False,
+        input_name=input_name,
+    )
+    check_square_range(atoms, input_name=input_name)
+    return atoms
 
 
 def check_sample_weight(sample_weight, X, dtype=None):

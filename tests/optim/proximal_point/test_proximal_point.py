@@ -17,12 +17,10 @@ from skcgm.optim import (
     local_sensitivity_scores,
 )
 from skcgm.optim.proximal_point._in_memory import (
-    _ScaledRows,
     _trust_region_minimum,
     sample_gram,
 )
 from skcgm.oracles import LogisticLoss
-from skcgm.oracles._leverage import gram_matrix, leverage_from_gram
 
 LOSS = LogisticLoss()
 
@@ -736,26 +734,6 @@ def test_bad_loss_and_data_are_refused():
         kwargs = {"prox_weight": 1.0, "radius": 1.0, name: 0.0}
         with pytest.raises(ValueError, match=name):
             local_sensitivity_scores(LOSS, A, np.zeros(4), alpha=0.1, **kwargs)
-
-
-def test_scaled_rows_built_by_blocks_give_the_materialized_scores():
-    # The local-sensitivity matrix [diag(s) A, e] is read block by block,
-    # never built whole: its Gram matrix and leverage scores must equal those
-    # of the materialized matrix, across several blocks.
-    rng = np.random.RandomState(0)
-    A = rng.standard_normal((20_000, 7))
-    s, e = rng.uniform(0.1, 2.0, 20_000), rng.standard_normal(20_000)
-    lazy = _ScaledRows(A, s, e)
-    dense = np.column_stack([A * s[:, None], e])
-    np.testing.assert_allclose(lazy[slice(5, 9)], dense[5:9], rtol=0, atol=0)
-    ridge = np.full(8, 0.3)
-    np.testing.assert_allclose(gram_matrix(lazy), dense.T @ dense, rtol=1e-12)
-    np.testing.assert_allclose(
-        leverage_from_gram(lazy, gram_matrix(lazy), ridge),
-        leverage_from_gram(dense, dense.T @ dense, ridge),
-        rtol=1e-10,
-        atol=1e-15,
-    )
 
 
 def test_n_iter_no_change_stops_where_a_callback_with_the_same_rule_stops():

@@ -4,9 +4,16 @@ import numpy as np
 import pytest
 
 from skcgm.optim import approximate_proximal_point
-from skcgm.optim.proximal_point._in_memory import _ScaledRows
-from skcgm.optim.proximal_point._signed_rows import _SignedRows, signed_rows, write_rows
+from skcgm.optim.proximal_point._signed_rows import (
+    _SignedRows,
+    scaled_gram,
+    scaled_leverage,
+    signed_gram,
+    signed_rows,
+    write_rows,
+)
 from skcgm.oracles import LogisticLoss
+from skcgm.oracles._leverage import leverage_transform
 
 LOSS = LogisticLoss()
 
@@ -39,12 +46,6 @@ def test_signed_rows_act_like_the_written_out_matrix(fit_intercept, with_signs, 
     np.testing.assert_array_equal(A[5:9], dense[5:9].astype(dtype))
     np.testing.assert_allclose(
         A.squared_row_norms(), np.sum(dense**2, axis=1), rtol=tol
-    )
-    scale, extra = rng.uniform(0.1, 2.0, 50), rng.standard_normal(50)
-    np.testing.assert_allclose(
-        _ScaledRows(A, scale, extra)[10:20],
-        np.column_stack([dense * scale[:, None], extra])[10:20],
-        rtol=tol,
     )
     # Inputs untouched.
     assert isinstance(A, _SignedRows) and A.X is X
@@ -225,3 +226,57 @@ def test_signed_rows_without_rows_give_empty_sums(fit_intercept, dtype):
     product = A.T @ np.empty(0, dtype=dtype)
     np.testing.assert_array_equal(product, np.zeros(3 + fit_intercept))
     assert (A @ np.ones(3 + fit_intercept)).shape == (0,)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+@pytest.mark.parametrize("with_signs", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_scaled_passes_give_the_written_out_matrix_scores(
+    fit_intercept, with_signs, dtype
+):
+    # The compiled passes read [diag(s) A, e] chunk by chunk, never whole:
+    # its Gram matrix (of all rows, or of weighted drawn rows) and its
+    # leverage scores must be those of the matrix written out, across many
+    # chunks and parts.
+    rng = np.random.RandomState(1)
+    n = 20_000
+    X = rng.standard_normal((n, 5)).astype(dtype)
+    signs = np.where(rng.uniform(size=n) < 0.5, -1.0, 1.0) if with_signs else None
+    A = signed_rows(X, signs, fit_intercept)
+    scale, extra = rng.uniform(0.1, 2.0, n), rng.standard_normal(n)
+    C = np.column_stack([_dense(X.astype(np.float64), signs, fit_intercept), extra])
+    C[:, :-1] *= scale[:, None]
+    np.testing.assert_allclose(scaled_gram(A, scale, extra), C.T @ C, rtol=1e-10)
+    rows = rng.randint(n, size=300)
+    weights = rng.uniform(0.0, 3.0, 300)
+    np.testing.assert_allclose(
+        scaled_gram(A, scale, extra, rows=rows, weights=weights),
+        (C[rows].T * weights) @ C[rows],
+        rtol=1e-10,
+    )
+    ridge = np.full(C.shape[1], 0.3)
+    transform = leverage_transform(C.T @ C, ridge)
+    exact = np.einsum("ij,ji->i", C, np.linalg.solve(C.T @ C + np.diag(ridge), C.T))
+    np.testing.assert_allclose(
+        scaled_leverage(A, scale, extra, transform), exact, rtol=1e-9, atol=1e-15
+    )
+
+
+@pytest.mark.parametrize("n_rows", [0, 1, 255, 257, 40_000])
+def test_signed_gram_is_the_same_on_any_number_of_threads(n_rows):
+    # The rounds switch thread counts between passes (a busy machine): a
+    # pass's parts are fixed by the data's shape, so its result is too, bit
+    # for bit.
+    rng = np.random.RandomState(2)
+    X = rng.standard_normal((n_rows, 6))
+    scale, extra = rng.uniform(0.1, 2.0, n_rows), rng.standard_normal(n_rows)
+    grams = []
+    for n_threads in (1, 2, 7):
+        gram = np.full((7, 7), np.nan)
+        signed_gram(X, None, None, scale, False, extra, None, gram, n_threads)
+        grams.append(gram)
+    for gram in grams[1:]:
+        np.testing.assert_array_equal(gram, grams[0])
+    np.testing.assert_array_equal(grams[0], grams[0].T)
+    if n_rows == 0:
+        np.testing.assert_array_equal(grams[0], 0.0)

@@ -42,6 +42,7 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve, lu_factor, lu_solve, solve_triangular
 from scipy.linalg.lapack import dpotrf, dpotrs, dsyevd
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted
 
 from ...oracles._sketches import fwht
 from ...utils._params import StrictInterval
@@ -162,15 +163,13 @@ class CompAdaGradState:
     subspace_eigh: tuple = field(default=None, repr=False, compare=False)
 
 
-def _check_projection(projection):
-    """Check that ``projection`` is a fitted SRHT-like sketch."""
-    for name in ("components_", "n_padded_", "n_features_in_", "scale_"):
-        if not hasattr(projection, name):
-            raise ValueError(
-                "projection must be a fitted skcgm.oracles.SRHT (call "
-                f"projection.fit(n_features) first); it has no attribute {name!r}."
-            )
-    return projection
+# The fitted attributes of the sketch that the step reads, checked by
+# scikit-learn's check_is_fitted (a NotFittedError is a ValueError).
+_PROJECTION_FITTED = ["components_", "n_padded_", "n_features_in_", "scale_"]
+_PROJECTION_NOT_FITTED = (
+    "projection must be a fitted skcgm.oracles.SRHT (call "
+    "projection.fit(n_features) first); this %(name)s is not fitted."
+)
 
 
 def init_compadagrad_state(projection, coef=None, dtype=np.float64):
@@ -209,7 +208,7 @@ def init_compadagrad_state(projection, coef=None, dtype=np.float64):
     >>> state.coef
     array([1., 2., 3., 0.])
     """
-    projection = _check_projection(projection)
+    check_is_fitted(projection, _PROJECTION_FITTED, msg=_PROJECTION_NOT_FITTED)
     dtype = np.dtype(dtype)
     if dtype not in (np.float64, np.float32):
         raise ValueError(f"dtype must be numpy.float64 or numpy.float32; got {dtype}.")
@@ -542,7 +541,7 @@ def compadagrad_step(
     >>> np.round(state.coef, 6)   # -g / ||g||
     array([-0.6, -0.8,  0. ,  0. ])
     """
-    projection = _check_projection(projection)
+    check_is_fitted(projection, _PROJECTION_FITTED, msg=_PROJECTION_NOT_FITTED)
     k, n = projection.components_.shape
     _check_state(state, n, k)
     params = _step_params(
@@ -603,7 +602,7 @@ def _make_stepper(projection, **options):
     an overflow of the fit, not bad input. The caller sets the numpy error
     state (see :func:`compadagrad_step`).
     """
-    projection = _check_projection(projection)
+    check_is_fitted(projection, _PROJECTION_FITTED, msg=_PROJECTION_NOT_FITTED)
     validate_parameter_constraints(
         _STEP_CONSTRAINTS, options, caller_name="compadagrad_step"
     )

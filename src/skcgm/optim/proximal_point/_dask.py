@@ -64,18 +64,14 @@ error of 0.04 to 0.16, one round from the uniform sample's minimizer 1e-4 to
 
 import collections
 import math
-import uuid
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import binom, poisson
 
-from ...oracles._leverage import (
-    gram_matrix,
-    leverage_from_transform,
-    leverage_transform,
-)
+from ...oracles._leverage import leverage_transform
 from ...utils._blocks import row_blocks, single_threaded_blas
+from ...utils._chunks import RowChunks
 from ._in_memory import (
     ProximalPointResult,
     _ball_prox_fista,
@@ -86,13 +82,12 @@ from ._in_memory import (
     _Problem,
     _rmatvec,
     _row_norms,
-    _ScaledRows,
     _trust_region_minimum,
     sample_gram,
 )
 from ._lbfgs import full_batch_lbfgs
 from ._problem import row_weights
-from ._signed_rows import signed_rows
+from ._signed_rows import scaled_gram, scaled_leverage, signed_rows
 
 # Counter-based draws: 4 uniforms per Philox counter step.
 _PHILOX_WIDTH = 4
@@ -188,39 +183,6 @@ def _bind(block, y_block, w_block, labels, fit_intercept, check_finite=True):
     return signed_rows(X, signs, fit_intercept), weights, X, signs
 
 
-def _chunk_tasks(func, X, y, w, *args, reverse=False):
-    """``func(chunk, y_chunk, w_chunk, start, *args)``, one task per chunk.
-
-    The tasks of a pass are named once: hashing the arguments of every task
-    (dask's default name) cost the client about 1 ms a task, 0.2 s a fit on
-    44 chunks, while the workers waited. dask runs tasks of equal priority
-    in the order of their names, which number the chunks forwards, or
-    backwards with ``reverse``.
-    """
-    import dask
-
-    blocks = X.to_delayed().ravel()
-    targets = y.to_delayed().ravel()
-    weights = [None] * len(blocks) if w is None else w.to_delayed().ravel()
-    starts = np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]])
-    call = dask.delayed(func)
-    name = f"{func.__name__}-{uuid.uuid4().hex}"
-    last = len(blocks) - 1
-    return [
-        call(
-            block,
-            target,
-            weight,
-            int(start),
-            *args,
-            dask_key_name=f"{name}-{last - j if reverse else j:09d}",
-        )
-        for j, (block, target, weight, start) in enumerate(
-            zip(blocks, targets, weights, starts)
-        )
-    ]
-
-
 # The rows a chunk's task handles at once. dask's nanny starts its workers
 # with MALLOC_TRIM_THRESHOLD_ set, which also pins glibc's mmap threshold at
 # 128 KiB: every temporary as long as a whole chunk is then a fresh mapping
@@ -234,11 +196,10 @@ def _sub_blocks(n_rows, n_features):
     """Slices of at most ``_SUB_BLOCK_ROWS`` rows (fewer for wide rows).
 
     Sized for the widest matrix built on them, :math:`C_0` with an
-    intercept and the extra column (``n_features + 2`` columns): the row
-    blocks of :func:`~skcgm.oracles._leverage.gram_matrix` then cover a
-    sub-block in one block, not one full and one of a few rows.
+    intercept and the extra column (``n_features + 2`` columns), within
+    the memory of one :func:`~skcgm.utils._blocks.row_blocks` block.
     """
-    # The first of gram_matrix's row blocks of C_0, capped.
+    # The first row block of C_0, capped.
     first = row_blocks(n_rows, n_features + 2)[:1]
     if not first:
         return [slice(0, 0)]
@@ -314,15 +275,15 @@ class _Data:
 
     def __init__(self, X, y, w, context):
         self.X, self.y, self.w, self.context = X, y, w, context
+        # A task gets a chunk's rows, labels, sample weights and first row.
+        self.chunks = RowChunks(X, y, w)
         self.n = X.shape[0]
         self.d = X.shape[1] + int(context.fit_intercept)
         self.n_passes = 0
         self.reverse = not _LAST_PASS_REVERSED.get(X.name, False)
 
     def tasks(self, func, *args):
-        return _chunk_tasks(
-            func, self.X, self.y, self.w, self.context, *args, reverse=self.reverse
-        )
+        return self.chunks.tasks(func, self.context, *args, reverse=self.reverse)
 
     def run(self, func, *args, reads_all=True):
         """One pass: ``func`` on every chunk, computed.
@@ -415,12 +376,8 @@ def _center_sums(A, u, terms, n, with_cubes, with_gram):
     scale = float(np.max(np.abs(extra), initial=0.0))
     gram = None
     if with_gram:
-        gram = gram_matrix(
-            _ScaledRows(
-                A,
-                np.sqrt(fractions * second),
-                extra / scale if scale > 0 else extra,
-            )
+        gram = scaled_gram(
+            A, np.sqrt(fractions * second), extra / scale if scale > 0 else extra
         )
     cubes = 0.0
     if with_cubes:
@@ -532,8 +489,7 @@ def _chunk_scores(A, u, x, loss, n, setup, terms=None):
     fractions = u / n
     extra = root * np.sqrt(fractions)
     extra *= setup["extra_scale"]
-    C0 = _ScaledRows(A, np.sqrt(fractions * second), extra)
-    scores = leverage_from_transform(C0, setup["transform"])
+    scores = scaled_leverage(A, np.sqrt(fractions * second), extra, setup["transform"])
     if setup["leverage_only"]:
         return scores
     scores *= setup["beta"]

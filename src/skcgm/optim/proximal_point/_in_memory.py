@@ -46,15 +46,24 @@ from sklearn.utils import check_array, check_random_state
 
 from ...oracles._leverage import (
     gram_matrix,
-    leverage_from_gram,
+    leverage_from_transform,
+    leverage_transform,
     sketched_leverage,
 )
 from ...oracles._sampling import importance_sample
 from ...utils._blocks import single_threaded_blas
 from ...utils._params import StrictInterval
 from ...utils._sklearn_compat import HasMethods, StrOptions, validate_params
+from ...utils._threads import report_threads, thread_chooser
 from ...utils._validation import check_sample_weight, check_vector
-from ._signed_rows import _SignedRows, signed_rows, write_rows
+from ._signed_rows import (
+    row_source,
+    scaled_gram,
+    scaled_leverage,
+    signed_gram,
+    signed_rows,
+    write_rows,
+)
 
 __all__ = [
     "ProximalPointResult",
@@ -240,6 +249,9 @@ class _Problem:
         self.pen = pen
         self.alpha = float(alpha)
         self.n, self.d = A.shape
+        # (X, signs, intercept) of dense rows, which the compiled passes
+        # read; None for sparse rows, whose passes are scipy's.
+        self.rows = None if sp.issparse(A) else row_source(A)
 
     def weighted_cubed_row_norms(self):
         """:math:`u_i \\|a_i\\|^3`, computed once (the constants of Theorem 10)."""
@@ -314,46 +326,6 @@ def _trust_region_minimum(Q, b, radius):
     return value, vectors @ z_rot
 
 
-class _ScaledRows:
-    """The matrix :math:`[\\operatorname{diag}(s) A, e]` (or without
-    :math:`e`), by blocks.
-
-    The exact leverage scores read it twice, block by block (its Gram
-    matrix, then one transform per block); building it whole would write a
-    scaled copy of the data every round (160 MB at n = 10^6, d = 20) only to
-    read it back. ``C[rows]`` for a slice gives the dense float64 block.
-    Lazy signed rows (of ``signed_rows``) are written
-    straight from their ``X``, signs and intercept, scaled as they are
-    written.
-    """
-
-    def __init__(self, A, row_scale, extra=None):
-        if isinstance(A, _SignedRows):
-            self._source = A.X, A.signs, A.fit_intercept
-        else:
-            self._source = A, None, False
-        self.row_scale = row_scale
-        self.extra = extra
-        self.shape = (A.shape[0], A.shape[1] + int(extra is not None))
-        self.dtype = np.dtype(np.float64)
-
-    def __getitem__(self, rows):
-        return self.block(rows)
-
-    def block(self, rows, out=None):
-        """The dense float64 rows ``rows``, written into ``out`` when given."""
-        X, signs, intercept = self._source
-        return write_rows(
-            X,
-            rows,
-            signs=signs,
-            row_scale=self.row_scale,
-            intercept=intercept,
-            extra=self.extra,
-            out=out,
-        )
-
-
 def sample_gram(loss, A, u, weights, center, n, extra_scale):
     """Estimate of the Gram matrix of :math:`C_0` from a weighted sample.
 
@@ -393,30 +365,27 @@ def sample_gram(loss, A, u, weights, center, n, extra_scale):
         C = sp.hstack(
             [sp.diags(row_scale) @ A, sp.csr_matrix(extra[:, None])], format="csr"
         )
-    else:
-        C = _ScaledRows(A, row_scale, extra)
-    return gram_matrix(C)
+        return gram_matrix(C)
+    return scaled_gram(A, row_scale, extra)
 
 
-def _local_sensitivity(
-    problem, point, lam, radius, scores, leverage, n_components, rng, gram_sample=None
-):
-    """Scores and diagnostics of :func:`local_sensitivity_scores`, unvalidated.
+@dataclass
+class _TaylorColumns:
+    """The leverage matrix :math:`C_0 = [\\operatorname{diag}(s) A, e]` of
+    the Taylor model at a centre, by its row scales and extra column, and
+    the terms of :math:`\\Delta`."""
 
-    ``point`` is :meth:`_Problem.evaluate` at the centre: its loss terms and
-    gradient are the Taylor model's (eq. 3), not recomputed here.
-    ``gram_sample`` is the ``(indices, weights)`` of ``leverage='sample'``.
-    """
-    loss, A, u, pen, alpha = (
-        problem.loss,
-        problem.A,
-        problem.u,
-        problem.pen,
-        problem.alpha,
-    )
-    n, d = problem.n, problem.d
-    center, margins = point.x, point.margins
-    f0, f2 = point.value, point.second_derivative
+    row_scale: np.ndarray
+    extra: np.ndarray
+    extra_scale: float
+    terms: np.ndarray
+
+
+def _taylor_columns(problem, point):
+    """:class:`_TaylorColumns` at ``point``, :meth:`_Problem.evaluate` at
+    the centre (its loss terms are the Taylor model's, eq. 3)."""
+    loss = problem.loss
+    margins, f0, f2 = point.margins, point.value, point.second_derivative
     # Taylor model at the centre (eq. 3): H = diag(u f''/n), alpha_y = u f'/n.
     # The leverage matrix C0 = [H^{1/2} A, H^{-1/2} alpha_y] with the closed
     # form H^{-1/2} alpha_y = sqrt(u/n) f'/sqrt(f'') = -sqrt(u/n) e^{-t/2}
@@ -442,15 +411,59 @@ def _local_sensitivity(
     extra_scale = max(float(extra.max()), -float(extra.min()))
     extra_scale = 1.0 / extra_scale if extra_scale > 0 else 1.0
     extra *= extra_scale
+    return _TaylorColumns(row_scale, extra, extra_scale, terms)
+
+
+def _local_sensitivity(
+    problem,
+    point,
+    columns,
+    gram,
+    lam,
+    radius,
+    scores,
+    leverage,
+    n_components,
+    rng,
+    gram_sample=None,
+    chooser=None,
+):
+    """Scores and diagnostics of :func:`local_sensitivity_scores`, unvalidated.
+
+    ``point`` is :meth:`_Problem.evaluate` at the centre and ``columns`` its
+    :func:`_taylor_columns`. ``gram`` is the Gram matrix of :math:`C_0`
+    when the caller has computed it (the rounds do, in their first pass over
+    the data), else None. ``gram_sample`` is the ``(indices, weights)`` of
+    ``leverage='sample'``; ``chooser`` times the leverage pass of dense rows.
+    """
+    loss, A, u, pen, alpha = (
+        problem.loss,
+        problem.A,
+        problem.u,
+        problem.pen,
+        problem.alpha,
+    )
+    n, d = problem.n, problem.d
+    center, f0 = point.x, point.value
+    row_scale, extra = columns.row_scale, columns.extra
+    extra_scale, terms = columns.extra_scale, columns.terms
+    fractions = problem.weight_fractions()
+    C0 = None
     if sp.issparse(A):
         C0 = sp.hstack(
             [sp.diags(row_scale) @ A, sp.csr_matrix(extra[:, None])], format="csr"
         )
-    else:
-        C0 = _ScaledRows(A, row_scale, extra)
-        if leverage == "sketch":
-            # The sketches take the matrix whole.
-            C0 = C0[:]
+    elif leverage == "sketch":
+        # The sketches take the matrix whole.
+        X, signs, intercept = problem.rows
+        C0 = write_rows(
+            X,
+            slice(None),
+            signs=signs,
+            row_scale=row_scale,
+            intercept=intercept,
+            extra=extra,
+        )
     c_pen = float(np.linalg.norm(center[pen]))
     # delta = min over the ball of gamma (Theorem 9); 0 as soon as the ball
     # meets the unpenalized subspace, e.g. at x0 = 0 (erratum T6).
@@ -467,17 +480,23 @@ def _local_sensitivity(
         # A zero column has zero leverage whatever its ridge.
         ridge[d] = 1.0
     if leverage != "sketch":
-        if leverage == "exact":
-            gram = gram_matrix(C0)
-        else:
+        if gram is None and leverage == "exact":
+            gram = (
+                gram_matrix(C0) if C0 is not None else scaled_gram(A, row_scale, extra)
+            )
+        elif gram is None:
             indices, weights = gram_sample
             gram = sample_gram(
                 loss, A[indices], u[indices], weights, center, n, extra_scale
             )
         try:
-            lev = leverage_from_gram(C0, gram, ridge)
+            transform = leverage_transform(gram, ridge)
         except ValueError:
-            lev = leverage_from_gram(C0, gram, _floored_ridge(ridge, np.diag(gram)))
+            transform = leverage_transform(gram, _floored_ridge(ridge, np.diag(gram)))
+        if C0 is not None:
+            lev = leverage_from_transform(C0, transform)
+        else:
+            lev = scaled_leverage(A, row_scale, extra, transform, chooser)
     else:
         try:
             lev, upper = sketched_leverage(C0, ridge, n_components, rng)
@@ -766,9 +785,12 @@ def local_sensitivity_scores(
     # own threads, the d x d algebra is small; a bound beyond the float64
     # range is inf, without a numpy warning.
     with single_threaded_blas(), np.errstate(all="ignore"):
+        point = problem.evaluate(center)
         return _local_sensitivity(
             problem,
-            problem.evaluate(center),
+            point,
+            _taylor_columns(problem, point),
+            None,
             float(prox_weight),
             float(radius),
             scores,
@@ -828,7 +850,7 @@ def _largest_eigenvalue(A_s, coef):
     elif sp.issparse(A_s):
         gram = (A_s.T @ sp.diags(coef) @ A_s).toarray()
     else:
-        gram = gram_matrix(_ScaledRows(A_s, root))
+        gram = scaled_gram(A_s, root)
     return float(eigh(gram, eigvals_only=True)[-1]) if gram.size else 0.0
 
 
@@ -921,20 +943,27 @@ def _static_leverage(problem, leverage, n_components, rng):
     """Ridge leverage of :math:`\\sqrt{u} \\odot A`, ridge :math:`n\\alpha` on
     the penalized columns (a floor keeps it defined without penalty)."""
     A, u, n = problem.A, problem.u, problem.n
+    root = np.sqrt(u)
     if sp.issparse(A):
-        weighted = sp.diags(np.sqrt(u)) @ A
+        weighted = sp.diags(root) @ A
+        gram = gram_matrix(weighted)
+    elif leverage == "exact":
+        gram = scaled_gram(A, root)
     else:
-        weighted = _ScaledRows(A, np.sqrt(u))
-        if leverage != "exact":
-            weighted = weighted[:]
-    gram = gram_matrix(weighted)
+        X, signs, intercept = problem.rows
+        weighted = write_rows(
+            X, slice(None), signs=signs, row_scale=root, intercept=intercept
+        )
+        gram = gram_matrix(weighted)
     # At least the smallest normal float: a subnormal ridge overflows the
     # equilibration of the Cholesky factorization (1 / ridge).
     floor = max(1e-10 * float(np.trace(gram)) / problem.d, np.finfo(float).tiny)
     ridge = np.maximum(n * problem.alpha * problem.pen, floor)
-    if leverage == "exact":
-        return leverage_from_gram(weighted, gram, ridge)
-    return sketched_leverage(weighted, ridge, n_components, rng)[0]
+    if leverage != "exact":
+        return sketched_leverage(weighted, ridge, n_components, rng)[0]
+    if sp.issparse(A):
+        return leverage_from_transform(weighted, leverage_transform(gram, ridge))
+    return scaled_leverage(A, root, None, leverage_transform(gram, ridge))
 
 
 def _radius(rule, grad_norm, lam, mu, t, prox_weight):
@@ -1020,6 +1049,16 @@ class _Rounds:
             coef_full = u[positive] / n
             lipschitz = self.smoothness * _largest_eigenvalue(A_full, coef_full)
             self.full = A_full, coef_full, lipschitz
+        # The two passes over the rows of a round's exact scores repeat with
+        # the same work: their thread counts are measured (one thread on a
+        # busy machine, where a second waits more than it computes). The
+        # rest of a round runs between them, so they always wake their
+        # threads: every run counts.
+        work = n * (problem.d + 1) ** 2
+        self.gram_threads = thread_chooser("local-sensitivity gram", work, math.inf)
+        self.leverage_threads = thread_chooser(
+            "local-sensitivity leverage", work / 2, math.inf
+        )
         self.point = problem.evaluate(x)
         objective, self.grad_norm = _checked_progress(self.point, 0)
         self.history = {
@@ -1057,9 +1096,32 @@ class _Rounds:
         if solver.sampling == "local_sensitivity":
             # An infinite ball (radius=None) takes the Lemma 12 radius.
             score_radius = r if np.isfinite(r) else grad_norm / (2.0 * lam + self.mu)
+            columns = _taylor_columns(problem, self.point)
+            gram = None
+            if solver.leverage == "exact" and problem.rows is not None:
+                # The Gram matrix of C0 (Theorem 9): the round's first pass
+                # over X, one compiled pass writing each chunk of the scaled
+                # rows once (sparse rows and the estimates: _local_sensitivity).
+                X, signs, intercept = problem.rows
+                gram = np.empty((problem.d + 1, problem.d + 1))
+                with self.gram_threads.timed() as n_threads:
+                    team = signed_gram(
+                        X,
+                        None,
+                        signs,
+                        columns.row_scale,
+                        intercept,
+                        columns.extra,
+                        None,
+                        gram,
+                        n_threads,
+                    )
+                report_threads(team)
             scores, info = _local_sensitivity(
                 problem,
                 self.point,
+                columns,
+                gram,
                 lam,
                 score_radius,
                 solver.scores,
@@ -1067,6 +1129,7 @@ class _Rounds:
                 solver.n_components,
                 self.rng,
                 self.gram_sample,
+                self.leverage_threads,
             )
             total_sensitivity = info["total_sensitivity"]
             if np.isfinite(total_sensitivity) and total_sensitivity > 0:

@@ -10,13 +10,24 @@ gives the products and the row blocks the solver needs straight from ``X``.
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
+from contextlib import nullcontext
+
 import numpy as np
 import scipy.sparse as sp
 
 from ...utils._blocks import map_row_blocks
+from ...utils._threads import report_threads
+from ._signed_rows_fast import signed_gram, signed_leverage
 from ._signed_rows_fast import write_rows as _write_rows
 
-__all__ = ["signed_rows", "write_rows"]
+__all__ = [
+    "row_source",
+    "scaled_gram",
+    "scaled_leverage",
+    "signed_gram",
+    "signed_rows",
+    "write_rows",
+]
 
 
 class _SignedRows:
@@ -268,3 +279,130 @@ def signed_rows(X, signs=None, fit_intercept=False):
         column = np.ones(X.shape[0], dtype=X.dtype) if signs is None else signs
         A = sp.hstack([A, sp.csr_matrix(column.astype(X.dtype)[:, None])])
     return sp.csr_matrix(A)
+
+
+def row_source(A):
+    """``(X, signs, intercept)`` of dense rows, as the compiled passes read them.
+
+    Lazy signed rows give their data, labels and intercept; a dense array
+    is its own data, unsigned, without intercept.
+    """
+    if isinstance(A, _SignedRows):
+        return A.X, A.signs, A.fit_intercept
+    return A, None, False
+
+
+def _threads(chooser):
+    """The thread count of a pass, timed by ``chooser``; one without.
+
+    A pass that does not repeat (a sample's Gram matrix, a chunk's task,
+    whose parallelism is the dask workers') is not worth waking threads
+    for: on a busy machine a woken thread may wait a scheduler slice for a
+    core, and spins on it after the pass.
+    """
+    return nullcontext(1) if chooser is None else chooser.timed()
+
+
+def scaled_gram(
+    A, row_scale=None, extra=None, *, rows=None, weights=None, chooser=None
+):
+    """The float64 Gram matrix :math:`C^\\top W C` of the scaled rows of ``A``.
+
+    .. math::
+
+        C = [\\operatorname{diag}(s) A,\\ e], \\qquad
+        W = \\operatorname{diag}(w),
+
+    over the rows ``rows`` (all when None), in one compiled pass that writes
+    each chunk of rows once into a thread's buffer (:func:`signed_gram`):
+    :math:`C` is never written whole, and float32 rows are promoted a chunk
+    at a time.
+
+    Parameters
+    ----------
+    A : ndarray or lazy signed rows of shape (n, p)
+        Dense rows (of :func:`signed_rows`, or a float32 or float64 array).
+    row_scale : ndarray of shape (n,), default=None
+        Float64 factors :math:`s`; None means ones.
+    extra : ndarray of shape (n,), default=None
+        Float64 last column :math:`e`; None means no such column.
+    rows : ndarray of int of shape (m,), default=None
+        The rows summed over (repetitions count again); None means all.
+    weights : ndarray of shape (m,), default=None
+        Non-negative weights :math:`w` of ``rows``; None means ones.
+    chooser : ThreadChooser, default=None
+        The thread count of a pass that repeats (the rounds'); None means
+        one thread.
+
+    Returns
+    -------
+    gram : ndarray of shape (p + (extra given), p + (extra given))
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim.proximal_point._signed_rows import scaled_gram, signed_rows
+    >>> X = np.array([[1.0, 2.0], [3.0, 4.0]])
+    >>> A = signed_rows(X, np.array([1.0, -1.0]), fit_intercept=True)
+    >>> bool(np.allclose(scaled_gram(A), A[:].T @ A[:]))
+    True
+    """
+    X, signs, intercept = row_source(A)
+    width = A.shape[1] + int(extra is not None)
+    if rows is not None:
+        rows = np.ascontiguousarray(rows, dtype=np.intp)
+    gram = np.empty((width, width))
+    with _threads(chooser) as n_threads:
+        team = signed_gram(
+            X, rows, signs, row_scale, intercept, extra, weights, gram, n_threads
+        )
+    report_threads(team)
+    return gram
+
+
+def scaled_leverage(A, row_scale, extra, transform, chooser=None):
+    """Scores :math:`\\|T c_i\\|^2` of the rows :math:`c_i` of
+    :math:`[\\operatorname{diag}(s) A, e]`, clipped to [0, 1].
+
+    One compiled pass (:func:`signed_leverage`): each chunk of rows is
+    written once and multiplied in place by the lower triangular ``transform``
+    of :func:`~skcgm.oracles._leverage.leverage_transform`, so the scores are
+    the ridge leverage scores of that transform's Gram matrix and ridge.
+
+    Parameters
+    ----------
+    A : ndarray or lazy signed rows of shape (n, p)
+        Dense rows.
+    row_scale : ndarray of shape (n,) or None
+        Float64 factors :math:`s`; None means ones.
+    extra : ndarray of shape (n,) or None
+        Float64 last column :math:`e`; None means none.
+    transform : ndarray of shape (q, q)
+        Lower triangular, ``q`` the width of the scaled rows.
+    chooser : ThreadChooser, default=None
+        The thread count of a pass that repeats (the rounds'); None means
+        one thread.
+
+    Returns
+    -------
+    scores : ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim.proximal_point._signed_rows import scaled_leverage
+    >>> from skcgm.oracles._leverage import leverage_transform
+    >>> A = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
+    >>> T = leverage_transform(A.T @ A, np.ones(2))
+    >>> scaled_leverage(A, None, None, T)
+    array([0.5       , 0.33333333, 0.33333333])
+    """
+    X, signs, intercept = row_source(A)
+    transform = np.ascontiguousarray(transform, dtype=np.float64)
+    scores = np.empty(A.shape[0])
+    with _threads(chooser) as n_threads:
+        team = signed_leverage(
+            X, signs, row_scale, intercept, extra, transform, scores, n_threads
+        )
+    report_threads(team)
+    return np.clip(scores, 0.0, 1.0, out=scores)

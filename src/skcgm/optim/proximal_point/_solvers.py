@@ -127,29 +127,33 @@ class _OneVsRestSolver:
         results : list of ProximalPointResult
             One per problem, in the order of ``problem.positives``.
         """
-        seeds = problem.seeds(random_state)
-        if start is None:
-            start = [None] * len(seeds)
-        on_chunks = is_dask_array(problem.X)
-        solver = self.resolved(problem.X.shape[0], on_chunks)
-        if on_chunks:
+        solver, start, seeds = self._prepared(problem, start, random_state)
+        if is_dask_array(problem.X):
             return solver._solve_chunks(problem, start, sample_weight, seeds)
-        u = problem.mean_form_weights(sample_weight)
-        n_coefficients = problem.X.shape[1] + int(problem.fit_intercept)
-        # A generator: joblib makes each problem's signed rows as it
-        # dispatches its job, not all of them at once.
-        jobs = (
-            (
-                problem.binary(k, u),
-                _start(start[k], n_coefficients),
-                seeds[k],
-            )
-            for k in range(len(seeds))
-        )
+        jobs = solver._jobs(problem, start, sample_weight, seeds)
         if len(seeds) == 1:
             return [solver.minimize(*next(jobs))]
         parallel = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)
         return parallel(delayed(solver.minimize)(*job) for job in jobs)
+
+    def _prepared(self, problem, start, random_state):
+        """The solver resolved for ``problem``, a start and a seed per problem."""
+        seeds = problem.seeds(random_state)
+        if start is None:
+            start = [None] * len(seeds)
+        on_chunks = is_dask_array(problem.X)
+        return self.resolved(problem.X.shape[0], on_chunks), start, seeds
+
+    def _jobs(self, problem, start, sample_weight, seeds):
+        """``(binary problem, start, seed)`` of every problem in memory.
+
+        A generator: joblib makes each problem's signed rows as it
+        dispatches its job, not all of them at once.
+        """
+        u = problem.mean_form_weights(sample_weight)
+        n_coefficients = problem.X.shape[1] + int(problem.fit_intercept)
+        for k, seed in enumerate(seeds):
+            yield problem.binary(k, u), _start(start[k], n_coefficients), seed
 
     def shortfall(self, results):
         """Why the run of ``results`` stopped before its stopping rules.
@@ -309,6 +313,46 @@ class ProximalPointSolver(_OneVsRestSolver):
         self.callback = callback
         self.n_jobs = n_jobs
         self.verbose = verbose
+
+    def solve(self, problem, start, sample_weight, random_state):
+        """Solve every one-vs-rest problem of ``problem`` by Algorithm 2.
+
+        As :meth:`_OneVsRestSolver.solve <LBFGSSolver.solve>`; the rounds of
+        a single problem (a binary classifier) run here, those of several in
+        joblib's workers (:meth:`minimize`).
+
+        Parameters
+        ----------
+        problem : OneVsRestProblem
+            The problems; a dask array ``problem.X`` is read chunk by chunk
+            on its workers, never gathered.
+        start : list of (ndarray of shape (n_coefficients,) or None) or None
+            One starting point per problem; None means zeros in memory and
+            the minimizer on a uniform sample on a dask array.
+        sample_weight : ndarray or dask array of shape (n_samples,) or None
+            The rows' sample weights, before the class weights.
+        random_state : int, RandomState instance or None
+            Draws one seed per problem.
+
+        Returns
+        -------
+        results : list of ProximalPointResult
+            One per problem, in the order of ``problem.positives``.
+        """
+        solver, start, seeds = self._prepared(problem, start, random_state)
+        if is_dask_array(problem.X):
+            return solver._solve_chunks(problem, start, sample_weight, seeds)
+        jobs = solver._jobs(problem, start, sample_weight, seeds)
+        if len(seeds) > 1:
+            parallel = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)
+            return parallel(delayed(solver.minimize)(*job) for job in jobs)
+        binary, x, seed = next(jobs)
+        # As minimize, without the hop (its comment says why the BLAS limit).
+        with single_threaded_blas(), np.errstate(all="ignore"):
+            run = _Rounds(solver, binary, x, check_random_state(seed))
+            while not run.done():
+                run.round()
+        return [run.result()]
 
     def resolved(self, n_samples, on_chunks):
         """A copy with the 'auto' options made concrete for these data."""

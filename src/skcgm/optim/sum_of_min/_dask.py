@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from ...utils._chunks import RowChunks
 from ...utils._progress import Progress
 from ...utils._random import MAX_SEED
 from ._exact import ExactLloyd
@@ -50,25 +51,6 @@ def _bound(loss, block, y_block):
         if not np.all(np.isfinite(y_block)):
             raise ValueError("Input y contains NaN or infinity.")
     return loss.bind(block, y_block)
-
-
-def _map_chunks(func, X, y, *args, seeds=None):
-    """``func(chunk, y_chunk, *args[, seed])`` for every row chunk, one task each."""
-    import dask
-
-    blocks = X.to_delayed().ravel()
-    targets = [None] * len(blocks) if y is None else y.to_delayed().ravel()
-    tasks = []
-    for i, (block, target) in enumerate(zip(blocks, targets)):
-        seed = () if seeds is None else (int(seeds[i]),)
-        tasks.append(dask.delayed(func)(block, target, *args, *seed))
-    return dask.compute(*tasks)
-
-
-def _rows(X, y, indices):
-    """Rows (and targets) of a dask array, computed: a few, never a pass."""
-    rows = np.asarray(X[indices].compute(), dtype=np.float64)
-    return rows, None if y is None else np.asarray(y[indices].compute())
 
 
 def _largest(values, n):
@@ -170,6 +152,8 @@ class ChunkedProblem:
     def __init__(self, loss, X, y=None):
         self.loss, self._binding_passes = loss.for_chunks(X, y)
         self.X, self.y = X, y
+        # A pass's task gets a chunk's rows and targets.
+        self.chunks = RowChunks(X, y)
         self.n_samples = X.shape[0]
         self.n_passes = self._binding_passes
         # What the solver registry asks of a problem.
@@ -185,11 +169,12 @@ class ChunkedProblem:
     def map_chunks(self, func, *args, seeds=None):
         """``func(chunk, y_chunk, *args[, seed])`` for every chunk: one pass."""
         self.n_passes += 1
-        return _map_chunks(func, self.X, self.y, *args, seeds=seeds)
+        return self.chunks.compute(func, *args, with_start=False, seeds=seeds)
 
     def rows(self, indices):
         """A few rows (and targets), computed: not a pass."""
-        return _rows(self.X, self.y, indices)
+        rows, targets = self.chunks.rows(indices)
+        return np.asarray(rows, dtype=np.float64), targets
 
 
 def chunked_initialize(
@@ -553,5 +538,5 @@ def dask_distances(X, loss, params):
 
 def dask_objective(X, y, loss, params):
     """The mean smallest loss of the rows of ``X`` at ``params`` (one pass)."""
-    parts = _map_chunks(_lloyd_pass, X, y, loss, params, 0)
+    parts = RowChunks(X, y).compute(_lloyd_pass, loss, params, 0, with_start=False)
     return float(sum(part[2].sum() for part in parts)) / X.shape[0]
