@@ -264,20 +264,21 @@ def test_passes_alternate_their_direction_across_fits(dask_client, data, monkeyp
     # fit, a fixed parity per fit would start each fit the way the last one
     # ended.
     from skcgm.optim.proximal_point import _dask as module
+    from skcgm.utils import _chunks
     from skcgm.utils._chunks import RowChunks
 
     directions = []
     chunk_tasks = RowChunks.tasks
 
-    def spy(self, func, *args, reverse=False, **options):
+    def spy(self, func, *args, **options):
         # The lazy sampling probabilities are not a pass.
         if func is not module._probability_chunk:
-            directions.append(reverse)
-        return chunk_tasks(self, func, *args, reverse=reverse, **options)
+            directions.append(self.reverse)
+        return chunk_tasks(self, func, *args, **options)
 
     monkeypatch.setattr(RowChunks, "tasks", spy)
     # Forget the earlier tests' fits of the same arrays (named by content).
-    monkeypatch.setattr(module, "_LAST_PASS_REVERSED", collections.OrderedDict())
+    monkeypatch.setattr(_chunks, "_LAST_PASS_REVERSED", collections.OrderedDict())
     X, y = _dask(*data, 1300)
     params = dict(solver="proximal_point", random_state=0)
     # 3 passes with the Gram matrix of every row, 2 by default.

@@ -13,15 +13,29 @@ dask is imported only when a pass runs.
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
+import collections
 import uuid
 
 import numpy as np
 
 __all__ = ["RowChunks"]
 
+# Whether the last pass over a dask array (by its name) ran backwards, for
+# the arrays of the last fits: a fit's first pass runs the other way.
+_LAST_PASS_REVERSED = collections.OrderedDict()
+_REMEMBERED_ARRAYS = 64
+
 
 class RowChunks:
     """The row chunks of a dask array and of the arrays aligned with it.
+
+    Every pass (:meth:`compute`) runs the chunks in the direction opposite
+    to the last pass over the same array, by this source or an earlier one
+    (a fit before): a worker whose memory holds only part of its chunks
+    (dask spills the least recently used to disk) then starts each pass
+    with the chunks the last one left in memory, where a cyclic order would
+    read every chunk back from disk. The first pass over an array runs
+    backwards, against the order in which ``persist`` computed its chunks.
 
     Parameters
     ----------
@@ -37,6 +51,8 @@ class RowChunks:
         Number of row chunks.
     starts : ndarray of shape (n_chunks,)
         The first row of every chunk.
+    reverse : bool
+        The direction of the next pass: backwards when True.
 
     Examples
     --------
@@ -47,6 +63,8 @@ class RowChunks:
     >>> chunks = RowChunks(X, None)
     >>> chunks.compute(lambda block, y, start: (start, float(block.sum())))
     ((0, 6.0), (2, 22.0), (4, 17.0))
+    >>> chunks.reverse  # the first pass ran backwards, the next runs forwards
+    False
     """
 
     def __init__(self, X, *aligned):
@@ -54,8 +72,9 @@ class RowChunks:
         self.aligned = aligned
         self.n_chunks = len(X.chunks[0])
         self.starts = np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]]).astype(int)
+        self.reverse = not _LAST_PASS_REVERSED.get(X.name, False)
 
-    def tasks(self, func, *args, with_start=True, seeds=None, reverse=False):
+    def tasks(self, func, *args, with_start=True, seeds=None):
         """One delayed call of ``func`` per chunk, in chunk order.
 
         ``func(chunk, *aligned_chunks, start, *args, seed)``: ``start`` (the
@@ -64,7 +83,8 @@ class RowChunks:
         named once: hashing the arguments of every task (dask's default
         name) cost the client about 1 ms a task while the workers waited.
         dask runs tasks of equal priority in the order of their names,
-        which number the chunks forwards, or backwards with ``reverse``.
+        which number the chunks in the direction of the next pass
+        (:attr:`reverse`).
 
         Returns
         -------
@@ -80,6 +100,7 @@ class RowChunks:
         call = dask.delayed(func)
         name = f"{getattr(func, '__name__', 'pass')}-{uuid.uuid4().hex}"
         last = len(blocks) - 1
+        reverse = self.reverse
         tasks = []
         for j, block in enumerate(blocks):
             head = [block, *(column[j] for column in columns)]
@@ -91,10 +112,20 @@ class RowChunks:
         return tasks
 
     def compute(self, func, *args, **options):
-        """One pass: :meth:`tasks` computed, their results in chunk order."""
+        """One pass: :meth:`tasks` computed, their results in chunk order.
+
+        The next pass runs the other way.
+        """
         import dask
 
-        return dask.compute(*self.tasks(func, *args, **options))
+        results = dask.compute(*self.tasks(func, *args, **options))
+        name = self.X.name
+        _LAST_PASS_REVERSED[name] = self.reverse
+        _LAST_PASS_REVERSED.move_to_end(name)
+        if len(_LAST_PASS_REVERSED) > _REMEMBERED_ARRAYS:
+            _LAST_PASS_REVERSED.popitem(last=False)
+        self.reverse = not self.reverse
+        return results
 
     def rows(self, indices):
         """Rows ``indices`` of ``X`` and of the aligned arrays, computed.

@@ -62,7 +62,6 @@ error of 0.04 to 0.16, one round from the uniform sample's minimizer 1e-4 to
 # Authors: The skcgm developers
 # SPDX-License-Identifier: BSD-3-Clause
 
-import collections
 import math
 from dataclasses import dataclass
 
@@ -255,22 +254,11 @@ class _Context:
         return A, weights * self.u_scale, X, signs
 
 
-# Whether the last pass over a dask array (by its name) ran backwards, for
-# the arrays of the last fits: a fit's first pass runs the other way.
-_LAST_PASS_REVERSED = collections.OrderedDict()
-_REMEMBERED_ARRAYS = 64
-
-
 class _Data:
     """The dask arrays of a problem and the passes over them.
 
-    Every pass runs the chunks in the direction opposite to the last pass
-    over the same array, by this fit or an earlier one: a worker whose
-    memory holds only part of its chunks (dask spills the least recently
-    used to disk) then starts each pass with the chunks the last one left
-    in memory, where a cyclic order would read every chunk back from disk.
-    The first pass over an array runs backwards, against the order in
-    which ``persist`` computed its chunks.
+    The passes alternate their direction over the chunks
+    (:class:`~skcgm.utils._chunks.RowChunks`).
     """
 
     def __init__(self, X, y, w, context):
@@ -280,10 +268,9 @@ class _Data:
         self.n = X.shape[0]
         self.d = X.shape[1] + int(context.fit_intercept)
         self.n_passes = 0
-        self.reverse = not _LAST_PASS_REVERSED.get(X.name, False)
 
     def tasks(self, func, *args):
-        return self.chunks.tasks(func, self.context, *args, reverse=self.reverse)
+        return self.chunks.tasks(func, self.context, *args)
 
     def run(self, func, *args, reads_all=True):
         """One pass: ``func`` on every chunk, computed.
@@ -291,15 +278,8 @@ class _Data:
         The first pass whose tasks read every row (``reads_all``) checks
         that they are finite.
         """
-        import dask
-
         self.n_passes += 1
-        results = dask.compute(*self.tasks(func, *args))
-        _LAST_PASS_REVERSED[self.X.name] = self.reverse
-        _LAST_PASS_REVERSED.move_to_end(self.X.name)
-        if len(_LAST_PASS_REVERSED) > _REMEMBERED_ARRAYS:
-            _LAST_PASS_REVERSED.popitem(last=False)
-        self.reverse = not self.reverse
+        results = self.chunks.compute(func, self.context, *args)
         if reads_all:
             self.context.check_finite = False
         return results
