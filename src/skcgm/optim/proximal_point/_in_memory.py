@@ -60,9 +60,9 @@ from ._signed_rows import (
     row_source,
     scaled_gram,
     scaled_leverage,
+    scaled_rows,
     signed_gram,
     signed_rows,
-    write_rows,
 )
 
 __all__ = [
@@ -455,15 +455,7 @@ def _local_sensitivity(
         )
     elif leverage == "sketch":
         # The sketches take the matrix whole.
-        X, signs, intercept = problem.rows
-        C0 = write_rows(
-            X,
-            slice(None),
-            signs=signs,
-            row_scale=row_scale,
-            intercept=intercept,
-            extra=extra,
-        )
+        C0 = scaled_rows(A, row_scale, extra)
     c_pen = float(np.linalg.norm(center[pen]))
     # delta = min over the ball of gamma (Theorem 9); 0 as soon as the ball
     # meets the unpenalized subspace, e.g. at x0 = 0 (erratum T6).
@@ -947,19 +939,15 @@ def _static_leverage(problem, leverage, n_components, rng):
     if sp.issparse(A):
         weighted = sp.diags(root) @ A
         gram = gram_matrix(weighted)
-    elif leverage == "exact":
-        gram = scaled_gram(A, root)
     else:
-        X, signs, intercept = problem.rows
-        weighted = write_rows(
-            X, slice(None), signs=signs, row_scale=root, intercept=intercept
-        )
-        gram = gram_matrix(weighted)
+        gram = scaled_gram(A, root)
     # At least the smallest normal float: a subnormal ridge overflows the
     # equilibration of the Cholesky factorization (1 / ridge).
     floor = max(1e-10 * float(np.trace(gram)) / problem.d, np.finfo(float).tiny)
     ridge = np.maximum(n * problem.alpha * problem.pen, floor)
     if leverage != "exact":
+        if not sp.issparse(A):
+            weighted = scaled_rows(A, root)
         return sketched_leverage(weighted, ridge, n_components, rng)[0]
     if sp.issparse(A):
         return leverage_from_transform(weighted, leverage_transform(gram, ridge))

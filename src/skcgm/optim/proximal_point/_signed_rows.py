@@ -24,6 +24,7 @@ __all__ = [
     "row_source",
     "scaled_gram",
     "scaled_leverage",
+    "scaled_rows",
     "signed_gram",
     "signed_rows",
     "write_rows",
@@ -292,7 +293,33 @@ def row_source(A):
     return A, None, False
 
 
-def _threads(chooser):
+def scaled_rows(A, row_scale, extra=None):
+    """The rows of :math:`[\\operatorname{diag}(s) A, e]`, written whole in float64.
+
+    For the sketches, which take the matrix whole; the exact passes read it
+    by chunks (:func:`scaled_gram`, :func:`scaled_leverage`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skcgm.optim.proximal_point._signed_rows import scaled_rows, signed_rows
+    >>> A = signed_rows(np.array([[1.0], [2.0]]), np.array([1.0, -1.0]), True)
+    >>> scaled_rows(A, np.array([1.0, 0.5]), np.array([3.0, 4.0]))
+    array([[ 1. ,  1. ,  3. ],
+           [-1. , -0.5,  4. ]])
+    """
+    X, signs, intercept = row_source(A)
+    return write_rows(
+        X,
+        slice(None),
+        signs=signs,
+        row_scale=row_scale,
+        intercept=intercept,
+        extra=extra,
+    )
+
+
+def _pass_threads(chooser):
     """The thread count of a pass, timed by ``chooser``; one without.
 
     A pass that does not repeat (a sample's Gram matrix, a chunk's task,
@@ -352,7 +379,7 @@ def scaled_gram(
     if rows is not None:
         rows = np.ascontiguousarray(rows, dtype=np.intp)
     gram = np.empty((width, width))
-    with _threads(chooser) as n_threads:
+    with _pass_threads(chooser) as n_threads:
         team = signed_gram(
             X, rows, signs, row_scale, intercept, extra, weights, gram, n_threads
         )
@@ -400,7 +427,7 @@ def scaled_leverage(A, row_scale, extra, transform, chooser=None):
     X, signs, intercept = row_source(A)
     transform = np.ascontiguousarray(transform, dtype=np.float64)
     scores = np.empty(A.shape[0])
-    with _threads(chooser) as n_threads:
+    with _pass_threads(chooser) as n_threads:
         team = signed_leverage(
             X, signs, row_scale, intercept, extra, transform, scores, n_threads
         )
